@@ -1,0 +1,89 @@
+/// A request trace held in memory as parallel arrays, ready for replay.
+///
+/// Requests are stored column by column so the replay loop touches only what it needs and never
+/// allocates. App events (a relaunch, going to the background) sit between requests: an event
+/// with `position == i` happens just before request `i`.
+///
+/// - Invariant: `times`, `keys` and `sizes` have the same count; `events` are sorted by position,
+///   and every position is in `0...count`; `keyNames`, when present, names every key
+///   (`keys[i] < keyNames.count`).
+public struct Trace: Sendable, Equatable {
+    /// A human name for reports, usually the file name or the scenario name.
+    public var name: String
+    /// Trace time of each request, in milliseconds from the trace's own origin.
+    public var times: [Int64]
+    /// Object id of each request.
+    public var keys: [UInt64]
+    /// Size in bytes of each request's object, as the request saw it (at least 1).
+    public var sizes: [Int]
+    /// App events, sorted by position.
+    public var events: [TraceEvent]
+    /// For traces whose keys are strings (cachelab's own format), the string behind each id:
+    /// `keyNames[Int(id)]`. `nil` when the trace's ids are numeric.
+    public var keyNames: [String]?
+
+    public init(
+        name: String,
+        times: [Int64] = [],
+        keys: [UInt64] = [],
+        sizes: [Int] = [],
+        events: [TraceEvent] = [],
+        keyNames: [String]? = nil
+    ) {
+        self.name = name
+        self.times = times
+        self.keys = keys
+        self.sizes = sizes
+        self.events = events
+        self.keyNames = keyNames
+    }
+
+    /// The number of requests (events are not requests).
+    public var count: Int { keys.count }
+
+    /// Appends one request.
+    public mutating func append(time: Int64, key: UInt64, size: Int) {
+        times.append(time)
+        keys.append(key)
+        sizes.append(size)
+    }
+
+    /// Appends an event that happens after every request appended so far.
+    public mutating func appendEvent(_ kind: TraceEvent.Kind, time: Int64) {
+        events.append(TraceEvent(position: count, time: time, kind: kind))
+    }
+
+    /// Reserves storage for `requests` requests.
+    public mutating func reserveCapacity(_ requests: Int) {
+        times.reserveCapacity(requests)
+        keys.reserveCapacity(requests)
+        sizes.reserveCapacity(requests)
+    }
+}
+
+/// Something the app did between two requests.
+public struct TraceEvent: Sendable, Equatable, Hashable {
+    /// What happened.
+    public enum Kind: String, Sendable, CaseIterable, Hashable {
+        /// The app was terminated and launched again: memory tiers start empty, disk tiers persist.
+        case relaunch
+        /// The app went to the background.
+        case background
+        /// The app came back to the foreground.
+        case foreground
+        /// The system asked the app to free memory.
+        case memoryWarning = "memory_warning"
+    }
+
+    /// Index of the request this event precedes (`trace.count` for an event at the very end).
+    public var position: Int
+    /// Trace time of the event, in milliseconds.
+    public var time: Int64
+    public var kind: Kind
+
+    public init(position: Int, time: Int64, kind: Kind) {
+        self.position = position
+        self.time = time
+        self.kind = kind
+    }
+}

@@ -1,0 +1,33 @@
+/// Why a trace could not be read. Every case names the file and, where there is one, the line
+/// (text formats, 1-based) or the record (binary formats, 0-based index).
+public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be opened or read.
+    case unreadable(file: String, reason: String)
+    /// The file holds no request at all.
+    case empty(file: String)
+    /// A text line could not be understood.
+    case malformedLine(file: String, line: Int, reason: String)
+    /// A binary file ended in the middle of a record.
+    case truncatedRecord(file: String, record: Int, bytes: Int, recordSize: Int)
+    /// A binary record holds an impossible value.
+    case malformedRecord(file: String, record: Int, reason: String)
+    /// The reader was configured wrongly (for example a bad column spec).
+    case invalidOptions(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "\(file): cannot read the trace: \(reason)"
+        case .empty(let file):
+            "\(file): the trace holds no request"
+        case .malformedLine(let file, let line, let reason):
+            "\(file):\(line): \(reason)"
+        case .truncatedRecord(let file, let record, let bytes, let recordSize):
+            "\(file): record \(record) is truncated: \(bytes) of \(recordSize) bytes"
+        case .malformedRecord(let file, let record, let reason):
+            "\(file): record \(record): \(reason)"
+        case .invalidOptions(let reason):
+            reason
+        }
+    }
+}
