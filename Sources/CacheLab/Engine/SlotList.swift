@@ -1,0 +1,117 @@
+/// A doubly linked list of slot numbers whose links live in two arrays indexed by slot, so linking
+/// and unlinking never allocate. Several lists can share one `SlotLinks` storage when a slot
+/// belongs to at most one of them at a time (LFU's frequency lists do).
+///
+/// - Complexity: O(1) append, prepend, remove and move.
+struct SlotLinks {
+    var previous: [Int32] = []
+    var next: [Int32] = []
+
+    /// Makes room for slots `0..<count`.
+    mutating func grow(to count: Int) {
+        if previous.count < count {
+            previous.append(contentsOf: repeatElement(-1, count: count - previous.count))
+            next.append(contentsOf: repeatElement(-1, count: count - next.count))
+        }
+    }
+}
+
+/// The ends of one list threaded through a `SlotLinks`. `head` is the oldest end.
+struct SlotList {
+    private(set) var head: Int32 = -1
+    private(set) var tail: Int32 = -1
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Links `slot` after the tail (the newest end).
+    @inline(__always)
+    mutating func append(_ slot: Int32, in links: inout SlotLinks) {
+        links.previous[Int(slot)] = tail
+        links.next[Int(slot)] = -1
+        if tail >= 0 { links.next[Int(tail)] = slot } else { head = slot }
+        tail = slot
+        count += 1
+    }
+
+    /// Links `slot` before the head (the oldest end).
+    @inline(__always)
+    mutating func prepend(_ slot: Int32, in links: inout SlotLinks) {
+        links.previous[Int(slot)] = -1
+        links.next[Int(slot)] = head
+        if head >= 0 { links.previous[Int(head)] = slot } else { tail = slot }
+        head = slot
+        count += 1
+    }
+
+    /// Unlinks `slot`, which must be in this list.
+    @inline(__always)
+    mutating func remove(_ slot: Int32, in links: inout SlotLinks) {
+        let before = links.previous[Int(slot)]
+        let after = links.next[Int(slot)]
+        if before >= 0 { links.next[Int(before)] = after } else { head = after }
+        if after >= 0 { links.previous[Int(after)] = before } else { tail = before }
+        count -= 1
+    }
+
+    /// Links `slot` right after `anchor`, which must be in this list.
+    @inline(__always)
+    mutating func insert(_ slot: Int32, after anchor: Int32, in links: inout SlotLinks) {
+        let following = links.next[Int(anchor)]
+        guard following >= 0 else { return append(slot, in: &links) }
+        links.previous[Int(slot)] = anchor
+        links.next[Int(slot)] = following
+        links.next[Int(anchor)] = slot
+        links.previous[Int(following)] = slot
+        count += 1
+    }
+
+    /// Moves `slot`, which must be in this list, to the tail.
+    @inline(__always)
+    mutating func moveToTail(_ slot: Int32, in links: inout SlotLinks) {
+        guard slot != tail else { return }
+        remove(slot, in: &links)
+        append(slot, in: &links)
+    }
+
+    /// Unlinks and returns the head; the list must not be empty.
+    @inline(__always)
+    mutating func removeHead(in links: inout SlotLinks) -> Int32 {
+        let slot = head
+        remove(slot, in: &links)
+        return slot
+    }
+
+    mutating func removeAll() {
+        head = -1
+        tail = -1
+        count = 0
+    }
+
+    /// The slots from head to tail.
+    func slots(in links: SlotLinks) -> [Int32] {
+        var result: [Int32] = []
+        var slot = head
+        while slot >= 0 {
+            result.append(slot)
+            slot = links.next[Int(slot)]
+        }
+        return result
+    }
+
+    /// Checks that the links agree in both directions and that `count` is right.
+    func checkInvariants(in links: SlotLinks, name: String) {
+        var walked = 0
+        var previous: Int32 = -1
+        var slot = head
+        while slot >= 0 {
+            precondition(links.previous[Int(slot)] == previous, "\(name): broken back link at slot \(slot)")
+            walked += 1
+            precondition(walked <= count, "\(name): more linked slots than count \(count) (a cycle?)")
+            previous = slot
+            slot = links.next[Int(slot)]
+        }
+        precondition(previous == tail, "\(name): tail \(tail) is not the last linked slot \(previous)")
+        precondition(walked == count, "\(name): count \(count) but \(walked) linked")
+    }
+}

@@ -1,0 +1,97 @@
+/// A capacity as a user writes it: an absolute amount, or a share of the trace's working set.
+public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
+    /// Bytes in bytes mode, objects in unit mode.
+    case absolute(Int)
+    /// A percentage of the working set, resolved per trace (floor, as libCacheSim's scripts do).
+    case percentOfWorkingSet(Double)
+
+    /// Parses `20MB` (10^6), `512KiB` (2^10), `1.5GB`, `4096`, `10%`, `12k` (objects).
+    /// Decimal suffixes K/KB, M/MB, G/GB, T/TB; binary KiB, MiB, GiB, TiB; case-insensitive.
+    public init(parsing text: String) throws(QuantityError) {
+        let trimmed = text.trimmingWhitespace()
+        if trimmed.hasSuffix("%") {
+            guard let percent = Double(trimmed.dropLast()), percent > 0, percent <= 100 else {
+                throw QuantityError(text: text, expected: "a percentage in (0, 100], like 10%")
+            }
+            self = .percentOfWorkingSet(percent)
+            return
+        }
+        self = .absolute(try Quantity.parse(trimmed, original: text, units: Quantity.byteUnits, expected: "a size like 20MB, 512KiB or 4096"))
+    }
+
+    /// The capacity in the units of `mode` for a trace with these statistics.
+    public func resolved(for statistics: TraceStatistics, mode: SizeMode) -> Int {
+        switch self {
+        case .absolute(let amount): amount
+        case .percentOfWorkingSet(let percent):
+            Int((Double(statistics.workingSet(in: mode)) * percent / 100).rounded(.down))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .absolute(let amount): String(amount)
+        case .percentOfWorkingSet(let percent): "\(percent)%"
+        }
+    }
+}
+
+/// A quantity that could not be understood, with what was expected instead.
+public struct QuantityError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var text: String
+    public var expected: String
+    public var description: String { "\"\(text)\" is not \(expected)" }
+}
+
+/// Parsing of human quantities: sizes and durations.
+public enum Quantity {
+    static let byteUnits: [(String, Double)] = [
+        ("kib", 1024), ("mib", 1024 * 1024), ("gib", 1024 * 1024 * 1024), ("tib", 1024 * 1024 * 1024 * 1024),
+        ("kb", 1e3), ("mb", 1e6), ("gb", 1e9), ("tb", 1e12),
+        ("k", 1e3), ("m", 1e6), ("g", 1e9), ("t", 1e12), ("b", 1),
+    ]
+    static let durationUnits: [(String, Double)] = [
+        ("ms", 1), ("s", 1_000), ("m", 60_000), ("min", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000),
+    ]
+
+    /// Parses a duration into milliseconds: `300s`, `5m`, `1.5h`, `7d`, `250ms`; a bare number is seconds.
+    public static func milliseconds(parsing text: String) throws(QuantityError) -> Int64 {
+        let trimmed = text.trimmingWhitespace()
+        let expected = "a duration like 300s, 5m, 12h or 7d"
+        let value: Int
+        if Double(trimmed) != nil {
+            value = try parse(trimmed + "s", original: text, units: durationUnits, expected: expected)
+        } else {
+            value = try parse(trimmed, original: text, units: durationUnits, expected: expected)
+        }
+        guard value > 0 else { throw QuantityError(text: text, expected: expected + " (longer than 0)") }
+        return Int64(value)
+    }
+
+    static func parse(_ text: String, original: String, units: [(String, Double)], expected: String) throws(QuantityError) -> Int {
+        let lowered = text.lowercased()
+        var number = Substring(lowered)
+        var multiplier = 1.0
+        // Longest suffix first: "ms" before "s", "kib" before "b".
+        for (suffix, factor) in units.sorted(by: { $0.0.count > $1.0.count }) where lowered.hasSuffix(suffix) {
+            number = lowered.dropLast(suffix.count)
+            multiplier = factor
+            break
+        }
+        guard let amount = Double(number.trimmingWhitespace()), amount >= 0, amount.isFinite else {
+            throw QuantityError(text: original, expected: expected)
+        }
+        let value = (amount * multiplier).rounded(.down)
+        guard value < 9.2e18 else { throw QuantityError(text: original, expected: expected + " (too large)") }
+        return Int(value)
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
+        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

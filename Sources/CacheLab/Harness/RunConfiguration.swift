@@ -1,0 +1,40 @@
+/// Everything that defines one simulated run of one trace.
+public struct RunConfiguration: Sendable, Equatable {
+    public var policy: PolicyKind
+    /// Bytes, or objects in unit mode.
+    public var capacity: Int
+    public var sizeMode: SizeMode
+    /// Entry lifetime in milliseconds of trace time; `nil` = the policy's default (none except `ttl`).
+    public var ttl: Int64?
+    public var ttlMode: TTLMode
+    /// `nil` = the policy's default (0.7 for `size`, else 1).
+    public var trimRatio: Double?
+    public var network: NetworkProfile
+    public var tier: TierKind
+
+    public init(
+        policy: PolicyKind,
+        capacity: Int,
+        sizeMode: SizeMode = .bytes,
+        ttl: Int64? = nil,
+        ttlMode: TTLMode = .fixed,
+        trimRatio: Double? = nil,
+        network: NetworkProfile = .wifi,
+        tier: TierKind = .disk
+    ) {
+        self.policy = policy
+        self.capacity = capacity
+        self.sizeMode = sizeMode
+        self.ttl = ttl
+        self.ttlMode = ttlMode
+        self.trimRatio = trimRatio
+        self.network = network
+        self.tier = tier
+    }
+
+    /// The engine limits this run uses, the policy's defaults filled in.
+    public var cacheConfiguration: CacheConfiguration {
+        policy.configuration(
+            capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
+    }
+}

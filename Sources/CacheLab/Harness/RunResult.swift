@@ -1,0 +1,50 @@
+/// What one run measured: one row of a report.
+public struct RunResult: Sendable, Equatable {
+    public var trace: String
+    public var configuration: RunConfiguration
+    /// The limits actually enforced (policy defaults filled in).
+    public var cache: CacheConfiguration
+    public var requests = 0
+    public var hits = 0
+    public var misses = 0
+    /// Sum of every request's own size.
+    public var bytesRequested = 0
+    /// Sum of the sizes of the requests that hit.
+    public var bytesHit = 0
+    /// Bytes fetched from the origin (every miss downloads its object).
+    public var bytesDownloaded = 0
+    public var evictions = 0
+    public var expirations = 0
+    /// App relaunches replayed (a memory tier is emptied by each).
+    public var relaunches = 0
+    public var latency = LatencySummary()
+
+    public init(trace: String, configuration: RunConfiguration) {
+        self.trace = trace
+        self.configuration = configuration
+        self.cache = configuration.cacheConfiguration
+    }
+
+    public var hitRatio: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
+    public var missRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }
+    public var byteHitRatio: Double {
+        bytesRequested == 0 ? 0 : Double(bytesHit) / Double(bytesRequested)
+    }
+    /// Bytes the cache kept off the network.
+    public var bytesSaved: Int { bytesRequested - bytesDownloaded }
+}
+
+/// Latency percentiles of a run, in milliseconds.
+public struct LatencySummary: Sendable, Equatable {
+    public var p50 = 0.0
+    public var p95 = 0.0
+    public var p99 = 0.0
+    public var mean = 0.0
+
+    public init(p50: Double = 0, p95: Double = 0, p99: Double = 0, mean: Double = 0) {
+        self.p50 = p50
+        self.p95 = p95
+        self.p99 = p99
+        self.mean = mean
+    }
+}

@@ -1,0 +1,124 @@
+/// Evicts the least frequently used entry first; among equals, the one least recently used.
+///
+/// Frequency is counted only while an entry is cached: it starts at 1 on insertion and a hit adds
+/// one and moves the entry to the most-recent end of its new frequency's list. The victim is the
+/// oldest entry of the lowest frequency. Matches libCacheSim's `LFU` exactly.
+///
+/// Buckets, one per frequency in use, form a list ordered by frequency (Shah, Mitra and Matani,
+/// "An O(1) algorithm for implementing the LFU cache eviction scheme", 2010), each with its own list
+/// of entries; bucket nodes come from a preallocated pool.
+///
+/// - Complexity: O(1) access, insert and evict.
+/// - Invariant: buckets are in strictly increasing frequency, none is empty, and each entry sits
+///   in the bucket of its frequency.
+public struct LFUPolicy: EvictionPolicy {
+    private var entryLinks = SlotLinks()
+    private var bucketOf: [Int32] = []
+    // The bucket pool: bucket `b` counts `frequency[b]` and holds `members[b]`.
+    private var frequency: [Int] = []
+    private var members: [SlotList] = []
+    private var bucketLinks = SlotLinks()
+    private var buckets = SlotList()
+    private var freeBuckets: [Int32] = []
+
+    public init(configuration: CacheConfiguration) {}
+
+    public mutating func grow(to slotCount: Int) {
+        entryLinks.grow(to: slotCount)
+        if bucketOf.count < slotCount {
+            bucketOf.append(contentsOf: repeatElement(-1, count: slotCount - bucketOf.count))
+        }
+        // One bucket per live entry is the most that can be in use, plus one being created.
+        let bucketCount = slotCount + 1
+        let old = frequency.count
+        guard bucketCount > old else { return }
+        frequency.append(contentsOf: repeatElement(0, count: bucketCount - old))
+        members.append(contentsOf: repeatElement(SlotList(), count: bucketCount - old))
+        bucketLinks.grow(to: bucketCount)
+        freeBuckets.reserveCapacity(bucketCount)
+        for bucket in (old..<bucketCount).reversed() { freeBuckets.append(Int32(bucket)) }
+    }
+
+    public mutating func inserted(_ slot: Int32, cost: Int) {
+        var first = buckets.head
+        if first < 0 || frequency[Int(first)] != 1 {
+            first = makeBucket(frequency: 1)
+            buckets.prepend(first, in: &bucketLinks)
+        }
+        join(slot, first)
+    }
+
+    public mutating func accessed(_ slot: Int32) {
+        let bucket = bucketOf[Int(slot)]
+        let wanted = frequency[Int(bucket)] + 1
+        var target = bucketLinks.next[Int(bucket)]
+        if target < 0 || frequency[Int(target)] != wanted {
+            target = makeBucket(frequency: wanted)
+            buckets.insert(target, after: bucket, in: &bucketLinks)
+        }
+        leave(slot)
+        join(slot, target)
+    }
+
+    public mutating func removed(_ slot: Int32) { leave(slot) }
+
+    public mutating func evict() -> Int32 {
+        let slot = members[Int(buckets.head)].head
+        leave(slot)
+        return slot
+    }
+
+    public mutating func removeAll() {
+        for bucket in buckets.slots(in: bucketLinks) {
+            members[Int(bucket)].removeAll()
+            freeBuckets.append(bucket)
+        }
+        buckets.removeAll()
+    }
+
+    public func checkedSlots() -> [Int32] {
+        buckets.checkInvariants(in: bucketLinks, name: "LFU.buckets")
+        var result: [Int32] = []
+        var previousFrequency = 0
+        for bucket in buckets.slots(in: bucketLinks) {
+            precondition(frequency[Int(bucket)] > previousFrequency, "LFU: buckets out of order")
+            previousFrequency = frequency[Int(bucket)]
+            members[Int(bucket)].checkInvariants(in: entryLinks, name: "LFU.bucket(\(previousFrequency))")
+            precondition(!members[Int(bucket)].isEmpty, "LFU: empty bucket \(previousFrequency) kept")
+            for slot in members[Int(bucket)].slots(in: entryLinks) {
+                precondition(bucketOf[Int(slot)] == bucket, "LFU: slot \(slot) in the wrong bucket")
+                result.append(slot)
+            }
+        }
+        return result
+    }
+
+    /// The frequency the policy counts for `slot` (for tests).
+    func frequency(of slot: Int32) -> Int { frequency[Int(bucketOf[Int(slot)])] }
+
+    @inline(__always)
+    private mutating func join(_ slot: Int32, _ bucket: Int32) {
+        members[Int(bucket)].append(slot, in: &entryLinks)
+        bucketOf[Int(slot)] = bucket
+    }
+
+    // Takes `slot` out of its bucket and frees the bucket if that emptied it.
+    @inline(__always)
+    private mutating func leave(_ slot: Int32) {
+        let bucket = bucketOf[Int(slot)]
+        members[Int(bucket)].remove(slot, in: &entryLinks)
+        bucketOf[Int(slot)] = -1
+        if members[Int(bucket)].isEmpty {
+            buckets.remove(bucket, in: &bucketLinks)
+            freeBuckets.append(bucket)
+        }
+    }
+
+    @inline(__always)
+    private mutating func makeBucket(frequency value: Int) -> Int32 {
+        let bucket = freeBuckets.removeLast()
+        frequency[Int(bucket)] = value
+        members[Int(bucket)].removeAll()
+        return bucket
+    }
+}

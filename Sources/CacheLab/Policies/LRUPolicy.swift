@@ -1,0 +1,33 @@
+/// Evicts the least recently used entry first.
+///
+/// A hit moves the entry to the most-recent end; the victim is the other end. Matches
+/// libCacheSim's `LRU` exactly.
+///
+/// - Complexity: O(1) access, insert and evict (intrusive list over slot arrays).
+/// - Invariant: `order` holds exactly the live slots, least recent first.
+public struct LRUPolicy: EvictionPolicy {
+    private var links = SlotLinks()
+    private var order = SlotList()
+
+    public init(configuration: CacheConfiguration) {}
+
+    public mutating func grow(to slotCount: Int) { links.grow(to: slotCount) }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, cost: Int) { order.append(slot, in: &links) }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) { order.moveToTail(slot, in: &links) }
+
+    public mutating func removed(_ slot: Int32) { order.remove(slot, in: &links) }
+
+    @inline(__always)
+    public mutating func evict() -> Int32 { order.removeHead(in: &links) }
+
+    public mutating func removeAll() { order.removeAll() }
+
+    public func checkedSlots() -> [Int32] {
+        order.checkInvariants(in: links, name: "LRU")
+        return order.slots(in: links)
+    }
+}

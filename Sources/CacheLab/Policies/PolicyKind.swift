@@ -1,0 +1,63 @@
+/// Every policy cachelab can run, by its command-line name. Tests and benchmarks loop over
+/// `allCases`, so a policy added here is covered everywhere at once.
+///
+/// To add a policy: write one file with a type conforming to `EvictionPolicy`, add a case here,
+/// and a line to `withOrder(_:)`.
+public enum PolicyKind: String, CaseIterable, Sendable, Codable {
+    case lru
+    case fifo
+    case lfu
+    case size
+    case ttl
+
+    /// One line for `--help` and reports.
+    public var summary: String {
+        switch self {
+        case .lru: "least recently used first (libCacheSim LRU)"
+        case .fifo: "first inserted first; hits change nothing (libCacheSim FIFO)"
+        case .lfu: "least frequently used first, ties least recent (libCacheSim LFU)"
+        case .size: "LRU that trims to a low-water mark when over the byte limit (disk caches)"
+        case .ttl: "LRU with entries expiring a fixed time after insertion or last use"
+        }
+    }
+
+    /// The engine limits this policy runs with, from what the user asked for.
+    public func configuration(
+        capacity: Int,
+        sizeMode: SizeMode = .bytes,
+        ttl: Int64? = nil,
+        ttlMode: TTLMode = .fixed,
+        trimRatio: Double? = nil
+    ) -> CacheConfiguration {
+        switch self {
+        case .size:
+            CacheConfiguration(
+                capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
+                trimRatio: trimRatio ?? SizeBoundedPreset.defaultTrimRatio)
+        case .ttl:
+            CacheConfiguration(
+                capacity: capacity, sizeMode: sizeMode, ttl: ttl ?? TTLPreset.defaultTTL,
+                ttlMode: ttlMode, trimRatio: trimRatio ?? 1)
+        case .lru, .fifo, .lfu:
+            CacheConfiguration(
+                capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
+                trimRatio: trimRatio ?? 1)
+        }
+    }
+
+    /// Calls `body` with this policy's eviction order as a concrete type, so generic code that
+    /// runs it is specialized for each policy (no existential on the per-request path).
+    public func withOrder<Result>(_ body: some PolicyBody<Result>) -> Result {
+        switch self {
+        case .lru, .size, .ttl: body.run(LRUPolicy.self)
+        case .fifo: body.run(FIFOPolicy.self)
+        case .lfu: body.run(LFUPolicy.self)
+        }
+    }
+}
+
+/// Generic work to do with a policy type, for `PolicyKind.withOrder(_:)`.
+public protocol PolicyBody<Result> {
+    associatedtype Result
+    func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Result
+}

@@ -1,0 +1,109 @@
+/// Renders run results as CSV (for scripts) or as a table (for people).
+public enum Report {
+    /// The CSV header line, without a newline.
+    public static var csvHeader: String {
+        ReportColumn.allCases.map(\.rawValue).joined(separator: ",")
+    }
+
+    /// One CSV line for `result`, without a newline. Values never contain commas except the trace
+    /// name, which is quoted when it does.
+    public static func csvRow(_ result: RunResult) -> String {
+        ReportColumn.allCases.map { column in
+            let value = column.value(of: result)
+            guard value.contains(",") || value.contains("\"") else { return value }
+            return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
+        }.joined(separator: ",")
+    }
+
+    /// A header and one line per result.
+    public static func csv(_ results: [RunResult]) -> String {
+        ([csvHeader] + results.map(csvRow)).joined(separator: "\n") + "\n"
+    }
+
+    /// A table for a terminal: one column per run, one row per measure.
+    public static func table(_ results: [RunResult]) -> String {
+        var rows: [[String]] = [["", ] + results.map { $0.configuration.policy.rawValue }]
+        func add(_ label: String, _ value: (RunResult) -> String) {
+            rows.append([label] + results.map(value))
+        }
+        add("trace") { $0.trace }
+        add("capacity") { result in
+            result.cache.sizeMode == .unit ? "\(grouped(result.cache.capacity)) objects" : bytes(result.cache.capacity)
+        }
+        add("ttl") { result in
+            result.cache.ttl.map { "\(decimal(Double($0) / 1000, places: 0)) s \(result.cache.ttlMode.rawValue)" } ?? "none"
+        }
+        add("trim to") { decimal($0.cache.trimRatio * 100, places: 0) + "% of capacity" }
+        add("network / tier") { "\($0.configuration.network.rawValue) / \($0.configuration.tier.rawValue)" }
+        add("requests") { grouped($0.requests) }
+        add("hits") { grouped($0.hits) }
+        add("misses") { grouped($0.misses) }
+        add("hit ratio") { percent($0.hitRatio) }
+        add("byte hit ratio") { percent($0.byteHitRatio) }
+        add("bytes requested") { bytes($0.bytesRequested) }
+        add("bytes downloaded") { bytes($0.bytesDownloaded) }
+        add("bytes saved") { bytes($0.bytesSaved) }
+        add("evictions") { grouped($0.evictions) }
+        add("expirations") { grouped($0.expirations) }
+        add("relaunches") { grouped($0.relaunches) }
+        add("latency p50") { decimal($0.latency.p50, places: 2) + " ms" }
+        add("latency p95") { decimal($0.latency.p95, places: 2) + " ms" }
+        add("latency p99") { decimal($0.latency.p99, places: 2) + " ms" }
+        add("latency mean") { decimal($0.latency.mean, places: 2) + " ms" }
+        return render(rows)
+    }
+
+    /// Aligns `rows` into columns: the first column left-aligned, the others right-aligned.
+    static func render(_ rows: [[String]]) -> String {
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                return column == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// `value` with exactly `places` decimals, no locale, no exponent.
+    public static func decimal(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return "nan" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        let whole = Int(scaled / scale)
+        let fraction = Int(scaled - Double(whole) * scale)
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard places > 0 else { return sign + String(whole) }
+        return sign + String(whole) + "." + String(fraction).leftPadded(to: places)
+    }
+
+    static func percent(_ ratio: Double) -> String { decimal(ratio * 100, places: 2) + "%" }
+
+    /// 1234567 → "1,234,567".
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return (value < 0 ? "-" : "") + out
+    }
+
+    /// Bytes in decimal units with the exact count: "1.50 MB (1,500,000 B)".
+    static func bytes(_ value: Int) -> String {
+        let units = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
+        for (scale, name) in units where Double(value) >= scale {
+            return "\(decimal(Double(value) / scale, places: 2)) \(name)"
+        }
+        return "\(value) B"
+    }
+}
+
+extension String {
+    func replacingAll(_ target: Character, with replacement: String) -> String {
+        var out = ""
+        for character in self { if character == target { out += replacement } else { out.append(character) } }
+        return out
+    }
+}

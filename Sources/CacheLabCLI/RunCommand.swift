@@ -1,0 +1,154 @@
+import ArgumentParser
+import CacheLab
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Replay a trace through one or more cache policies and report hits, bytes and latency.",
+        discussion: """
+            With no --trace, replays the built-in recipe-list scenario (seeded by --seed).
+            Several policies or capacities give one run each: --policy lru,fifo,lfu --capacity 1%,5%,10%.
+
+            Policies:
+            \(PolicyKind.allCases.map { "  \($0.rawValue.padding(5))  \($0.summary)" }.joined(separator: "\n"))
+
+            Network profiles (a miss costs one round trip plus transfer):
+            \(NetworkProfile.allCases.map { "  \($0.rawValue.padding(9))  \($0.summary)" }.joined(separator: "\n"))
+            """
+    )
+
+    @Option(help: ArgumentHelp("Policies to run, comma-separated, or 'all'.", valueName: "name[,name...]"))
+    var policy = "lru"
+
+    @Option(help: ArgumentHelp(
+        "Capacity: bytes (4096), decimal (20MB) or binary (512KiB) units, an object count in unit mode, or a share of the trace's working set (10%). Comma-separated for several.",
+        valueName: "size[,size...]"))
+    var capacity = "10%"
+
+    @Option(help: "Count capacity in bytes, or in objects (every object costs 1).")
+    var sizeMode: SizeMode = .bytes
+
+    @Option(help: ArgumentHelp("Entry lifetime (300s, 5m, 12h, 7d); works with every policy. 'ttl' defaults to 300s.", valueName: "duration"))
+    var ttl: String?
+
+    @Option(help: "Start the lifetime at insertion (fixed) or at the last use (sliding).")
+    var ttlMode: TTLMode = .fixed
+
+    @Option(help: ArgumentHelp("On overflow, evict down to this fraction of the capacity (size: 0.7 as Nuke; Kingfisher and SDWebImage use 0.5).", valueName: "ratio"))
+    var trimRatio: Double?
+
+    @Option(help: ArgumentHelp("Trace file to replay (default: the built-in recipe-list scenario).", valueName: "path"))
+    var trace: String?
+
+    @Option(help: "Trace format; inferred from the file name when omitted (.oracleGeneral.bin, .txt, .csv).")
+    var traceFormat: TraceFormat?
+
+    @Option(help: ArgumentHelp("Columns of a libCacheSim CSV trace, 1-based.", valueName: "time=N,id=N,size=N"))
+    var columns: String?
+
+    @Option(help: "Network profile of the latency model.")
+    var network: NetworkProfile = .wifi
+
+    @Option(help: "Which cache tier the run models: disk survives relaunches, memory is emptied by them.")
+    var tier: TierKind = .disk
+
+    @Option(help: "Seed of the built-in scenario.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
+    var format: OutputFormat = .table
+
+    @Option(help: ArgumentHelp("Write the output to this file instead of stdout.", valueName: "path"))
+    var out: String?
+
+    func validate() throws {
+        if let trimRatio, !(trimRatio > 0 && trimRatio <= 1) {
+            throw ValidationError("--trim-ratio must be greater than 0 and at most 1, e.g. 0.7")
+        }
+        if columns != nil, trace == nil {
+            throw ValidationError("--columns applies to a --trace in libCacheSim's CSV format")
+        }
+        _ = try policies()
+        _ = try capacities()
+        _ = try ttlMilliseconds()
+    }
+
+    func run() throws {
+        let loaded = try TraceLoading.load(path: trace, format: traceFormat, columns: columns, seed: seed)
+        let statistics = TraceStatistics(loaded)
+        Output.status("trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes")
+
+        var results: [RunResult] = []
+        for capacitySpec in try capacities() {
+            let capacity = capacitySpec.resolved(for: statistics, mode: sizeMode)
+            for kind in try policies() {
+                let configuration = RunConfiguration(
+                    policy: kind, capacity: capacity, sizeMode: sizeMode, ttl: try ttlMilliseconds(),
+                    ttlMode: ttlMode, trimRatio: trimRatio, network: network, tier: tier)
+                let start = Output.monotonicSeconds()
+                let result = Replay.simulate(loaded, configuration)
+                let seconds = Output.monotonicSeconds() - start
+                let rate = seconds > 0 ? Double(result.requests) / seconds / 1e6 : 0
+                Output.status("\(kind.rawValue) at \(capacity): replayed in \(Report.decimal(seconds * 1000, places: 1)) ms (\(Report.decimal(rate, places: 1)) M requests/s)")
+                results.append(result)
+            }
+        }
+        let text = format == .csv ? Report.csv(results) : Report.table(results)
+        try Output.result(text, to: out)
+        if let out { Output.status("wrote \(out)") }
+    }
+
+    func policies() throws -> [PolicyKind] {
+        if policy == "all" { return PolicyKind.allCases }
+        return try policy.split(separator: ",").map { name in
+            guard let kind = PolicyKind(rawValue: name.trimmingCharacters()) else {
+                throw ValidationError("unknown policy '\(name)'; choose from \(PolicyKind.allCases.map(\.rawValue).joined(separator: ", ")), or all")
+            }
+            return kind
+        }
+    }
+
+    func capacities() throws -> [CapacitySpec] {
+        try capacity.split(separator: ",").map { text in
+            do {
+                let spec = try CapacitySpec(parsing: String(text))
+                if case .absolute(let amount) = spec, amount < 1 {
+                    throw ValidationError("--capacity must be at least 1")
+                }
+                return spec
+            } catch let error as QuantityError {
+                throw ValidationError("--capacity: \(error)")
+            }
+        }
+    }
+
+    func ttlMilliseconds() throws -> Int64? {
+        guard let ttl else { return nil }
+        do { return try Quantity.milliseconds(parsing: ttl) } catch { throw ValidationError("--ttl: \(error)") }
+    }
+}
+
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case table
+    case csv
+}
+
+extension PolicyKind: ExpressibleByArgument {}
+extension SizeMode: ExpressibleByArgument {}
+extension TTLMode: ExpressibleByArgument {}
+extension NetworkProfile: ExpressibleByArgument {}
+extension TierKind: ExpressibleByArgument {}
+extension TraceFormat: ExpressibleByArgument {}
+
+extension StringProtocol {
+    func padding(_ width: Int) -> String {
+        count >= width ? String(self) : String(self) + String(repeating: " ", count: width - count)
+    }
+
+    func trimmingCharacters() -> String {
+        var slice = Substring(self)
+        while slice.first == " " { slice = slice.dropFirst() }
+        while slice.last == " " { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+@testable import CacheLab
+
+/// Rules every policy must keep, checked for each registered policy with invariants verified
+/// after every operation.
+@Suite("The ImageCaching contract, for every policy")
+struct ContractTests {
+    @Test(arguments: PolicyKind.allCases)
+    func aLookupAfterInsertHits(kind: PolicyKind) {
+        let cache = Fixtures.makeCache(kind)
+        #expect(cache.request(1, size: 10, at: 0) == false)
+        #expect(cache.request(1, size: 10, at: 1) == true)
+        #expect(cache.count == 1)
+        #expect(cache.totalCost == 10)
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func anObjectLargerThanTheCapacityIsNotAdmittedAndEvictsNothing(kind: PolicyKind) {
+        // Given a cache holding two entries
+        let cache = Fixtures.makeCache(kind, capacity: 100)
+        cache.requests([1, 2], size: 40)
+        // When an object of 101 bytes is inserted
+        let admitted = cache.insert(3, size: 101, at: 0)
+        // Then it is refused and nothing moved
+        #expect(!admitted)
+        #expect(Set(cache.storedKeys) == [1, 2])
+        #expect(cache.evictions == 0)
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func anObjectExactlyTheCapacityIsAdmitted(kind: PolicyKind) {
+        let cache = Fixtures.makeCache(kind, capacity: 100)
+        cache.requests([1, 2], size: 40)
+        #expect(cache.insert(3, size: 100, at: 0))
+        #expect(cache.storedKeys == [3])
+        #expect(cache.totalCost == 100)
+    }
+
+    @Test(arguments: PolicyKind.allCases, [SizeMode.bytes, .unit])
+    func randomWorkloadKeepsEveryInvariant(kind: PolicyKind, mode: SizeMode) {
+        let cache = Fixtures.makeCache(kind, capacity: mode == .unit ? 20 : 2_000, sizeMode: mode, ttl: kind == .ttl ? 50 : nil)
+        var random = SplitMix64(seed: 42)
+        var hits = 0
+        for step in 0..<3_000 {
+            let key = UInt64.random(in: 0..<60, using: &random)
+            let size = Int(key % 7) * 40 + 10
+            let now = Int64(step)
+            switch random.next() % 10 {
+            case 0: _ = cache.remove(key)
+            case 1: _ = cache.insert(key, size: size, at: now)
+            default: if cache.request(key, size: size, at: now) { hits += 1 }
+            }
+            #expect(cache.totalCost <= cache.configuration.capacity)
+            if step == 1_500 { cache.removeAll() }
+        }
+        #expect(hits > 0)
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func unitModeCountsEntriesNotBytes(kind: PolicyKind) {
+        // trimRatio 1: `size` would otherwise trim below the limit on overflow (tested on its own).
+        let cache = Fixtures.makeCache(kind, capacity: 3, sizeMode: .unit, trimRatio: 1)
+        cache.requests([1, 2, 3], size: 1_000_000)
+        #expect(cache.count == 3)
+        #expect(cache.totalCost == 3)
+        #expect(cache.evictions == 0)
+        cache.requests([4], size: 5)
+        #expect(cache.count == 3)
+        #expect(cache.evictions == 1)
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func removeAllEmptiesTheCacheWithoutCountingEvictions(kind: PolicyKind) {
+        let cache = Fixtures.makeCache(kind, capacity: 100)
+        cache.requests([1, 2, 3], size: 10)
+        cache.removeAll()
+        #expect(cache.count == 0)
+        #expect(cache.totalCost == 0)
+        #expect(cache.evictions == 0)
+        #expect(cache.request(1, size: 10) == false)
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func aHitKeepsTheSizeTheEntryWasInsertedWith(kind: PolicyKind) {
+        let cache = Fixtures.makeCache(kind, capacity: 100)
+        #expect(cache.request(1, size: 30) == false)
+        #expect(cache.request(1, size: 90) == true)
+        #expect(cache.totalCost == 30)
+    }
+
+    @Test func theRealClientsShapeOfKeysAndValuesWorksToo() {
+        // String keys and byte payloads, as the client's memory tier will hold them.
+        var cache = Cache<String, [UInt8], LRUPolicy>(configuration: CacheConfiguration(capacity: 10))
+        let a = "https://x/photos/a/small.jpg"
+        let b = "https://x/photos/b/small.jpg"
+        let c = "https://x/photos/c/small.jpg"
+        let admittedA = cache.insert([1, 2, 3], forKey: a, size: 3, at: 0)
+        let admittedB = cache.insert([4, 5, 6, 7], forKey: b, size: 4, at: 0)
+        let readA = cache.value(forKey: a, at: 1)
+        let admittedC = cache.insert([8, 8, 8, 8], forKey: c, size: 4, at: 2)
+        let readB = cache.value(forKey: b, at: 3)
+        let removedA = cache.removeValue(forKey: a)
+        #expect(admittedA && admittedB && admittedC)
+        #expect(readA == [1, 2, 3])
+        #expect(readB == nil)  // b was least recently used when c needed room
+        #expect(removedA == [1, 2, 3])
+        cache.checkInvariants()
+    }
+}
