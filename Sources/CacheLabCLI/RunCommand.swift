@@ -21,9 +21,9 @@ struct RunCommand: ParsableCommand {
     var policy = "lru"
 
     @Option(help: ArgumentHelp(
-        "Capacity: bytes (4096), decimal (20MB) or binary (512KiB) units, an object count in unit mode, or a share of the trace's working set (10%). Comma-separated for several.",
+        "Capacity: bytes (4096), decimal (20MB) or binary (512KiB) units, an object count in unit mode, or a share of the trace's working set (10%). Comma-separated for several. Default: 512KiB for the built-in scenario (a quarter of its working set), 10% for a --trace.",
         valueName: "size[,size...]"))
-    var capacity = "10%"
+    var capacity: String?
 
     @Option(help: "Count capacity in bytes, or in objects (every object costs 1).")
     var sizeMode: SizeMode = .bytes
@@ -109,7 +109,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func capacities() throws -> [CapacitySpec] {
-        try capacity.split(separator: ",").map { text in
+        let capacity = capacity ?? (trace == nil ? "512KiB" : "10%")
+        return try capacity.split(separator: ",").map { text in
             do {
                 let spec = try CapacitySpec(parsing: String(text))
                 if case .absolute(let amount) = spec, amount < 1 {
