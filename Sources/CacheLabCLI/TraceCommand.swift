@@ -35,7 +35,7 @@ struct GenerateTrace: ParsableCommand {
     @Option(help: ArgumentHelp("File to write.", valueName: "path"))
     var out: String
 
-    @Option(help: "Format to write; inferred from --out's name when omitted.")
+    @Option(help: "Format to write. Default: cachelab's own (keeps URLs and events), or libCacheSim's txt or oracle-general when --out ends in .txt or .oracleGeneral.bin; libCacheSim's csv only when asked.")
     var format: TraceFormat?
 
     @Option(help: "zipf: number of requests.")
@@ -58,7 +58,10 @@ struct GenerateTrace: ParsableCommand {
         case .recipeScroll: trace = RecipeScrollScenario(seed: seed).makeTrace()
         case .zipf: trace = SyntheticTrace.zipf(requests: requests, objects: objects, alpha: alpha, seed: seed)
         }
-        let chosen = format ?? TraceFormat.inferred(fromPath: out) ?? .cachelab
+        // A .csv name alone keeps cachelab's format: it is CSV too, and libCacheSim's CSV would
+        // drop the URLs and the events.
+        let inferred = TraceFormat.inferred(fromPath: out)
+        let chosen = format ?? (inferred == .csv ? .cachelab : inferred ?? .cachelab)
         do {
             try TraceWriter.write(trace, format: chosen, to: out)
         } catch {

@@ -1,5 +1,5 @@
-/// Why a trace could not be read. Every case names the file and, where there is one, the line
-/// (text formats, 1-based) or the record (binary formats, 0-based index).
+/// Why a trace could not be read or written. Every case names the file and, where there is one,
+/// the line (text formats, 1-based) or the record (binary formats, 0-based index).
 public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(file: String, reason: String)
@@ -13,6 +13,8 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedRecord(file: String, record: Int, reason: String)
     /// The reader was configured wrongly (for example a bad column spec).
     case invalidOptions(String)
+    /// A trace could not be written: the file could not be, or the format cannot hold the trace.
+    case unwritable(file: String, reason: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(file): record \(record): \(reason)"
         case .invalidOptions(let reason):
             reason
+        case .unwritable(let file, let reason):
+            "\(file): cannot write the trace: \(reason)"
         }
     }
 }
