@@ -7,60 +7,120 @@
 /// - Complexity: O(1) expected per lookup and insert, plus O(1) per eviction or expiration.
 /// - Invariant: `totalCost` is the sum of the stored entries' costs and never exceeds the
 ///   capacity; the index, the policy and (with a TTL) the expiry list hold exactly the live slots.
-public struct Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCaching {
-    public let configuration: CacheConfiguration
-    public private(set) var totalCost = 0
-    /// Entries evicted to make room.
-    public private(set) var evictions = 0
-    /// Entries removed because their lifetime was over.
-    public private(set) var expirations = 0
-
-    private var index: SlotIndex<Key>
-    private var keys: [Key?] = []
-    private var costs: [Int] = []
-    private var values: [Value?] = []
-    private var expiries: [Int64] = []
-    private var freeSlots: [Int32] = []
-    private var policy: Policy
-    // With a TTL every entry's expiry is `now + ttl` at insertion (fixed) or at its last use
-    // (sliding), so insertion or use order is expiry order: one list, oldest first.
-    private var expiryLinks = SlotLinks()
-    private var expiryOrder = SlotList()
+///
+/// A final class with one owner (a replay loop, or the actor of a client tier): its per-entry
+/// fields live in `SlotArray`s, so the per-request path does no copy-on-write checks and, once
+/// warmed up, no allocation.
+public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCaching {
+    // All mutable state lives in one struct this object owns through a pointer, so the
+    // per-request path is statically checked for exclusive access (no runtime access tracking,
+    // which a class's stored properties would need).
+    private let core: UnsafeMutablePointer<CacheCore<Key, Value, Policy>>
 
     /// Creates an empty cache. `expectedCount` sizes the storage up front so that a replay does
     /// not grow it while it runs.
     public init(configuration: CacheConfiguration, expectedCount: Int = 1024) {
+        core = .allocate(capacity: 1)
+        core.initialize(to: CacheCore(configuration: configuration, expectedCount: expectedCount))
+    }
+
+    deinit {
+        core.deinitialize(count: 1)
+        core.deallocate()
+    }
+
+    public var configuration: CacheConfiguration { core.pointee.configuration }
+    public var count: Int { core.pointee.count }
+    public var totalCost: Int { core.pointee.totalCost }
+    /// Entries evicted to make room.
+    public var evictions: Int { core.pointee.evictions }
+    /// Entries removed because their lifetime was over.
+    public var expirations: Int { core.pointee.expirations }
+
+    /// Whether `key` is stored (expired or not), without touching the policy.
+    public func contains(_ key: Key) -> Bool { core.pointee.contains(key) }
+
+    @inline(__always)
+    public func value(forKey key: Key, at now: Int64) -> Value? {
+        core.pointee.value(forKey: key, at: now)
+    }
+
+    @inline(__always)
+    @discardableResult
+    public func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
+        core.pointee.insert(value, forKey: key, size: size, at: now)
+    }
+
+    @discardableResult
+    public func removeValue(forKey key: Key) -> Value? { core.pointee.removeValue(forKey: key) }
+
+    public func removeAll() { core.pointee.removeAll() }
+
+    /// Checks every invariant of the engine and its policy; stops with a message if one fails.
+    public func checkInvariants() { core.pointee.checkInvariants() }
+
+    /// The stored keys, next victim first (as far as the policy can tell). For tests and debugging.
+    public var storedKeys: [Key] { core.pointee.storedKeys }
+}
+
+/// The engine's state and logic; see `Cache`.
+struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
+    let configuration: CacheConfiguration
+    private(set) var totalCost = 0
+    /// Entries evicted to make room.
+    private(set) var evictions = 0
+    /// Entries removed because their lifetime was over.
+    private(set) var expirations = 0
+
+    /// What the engine keeps per slot, side by side so one cache line serves a request.
+    struct Entry {
+        var key: Key?
+        var cost: Int
+        /// Trace time at which the entry expires (meaningful only with a TTL).
+        var expiry: Int64
+    }
+
+    private var index: SlotIndex<Key>
+    private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
+    private let values = SlotArray<Value?>(count: 0, filling: nil)
+    private var freeSlots = SlotStack()
+    private var policy: Policy
+    // With a TTL every entry's expiry is `now + ttl` at insertion (fixed) or at its last use
+    // (sliding), so insertion or use order is expiry order: one list, oldest first.
+    private let expiryLinks = SlotLinks()
+    private var expiryOrder = SlotList()
+
+    init(configuration: CacheConfiguration, expectedCount: Int) {
         self.configuration = configuration
         self.policy = Policy(configuration: configuration)
         self.index = SlotIndex(minimumCapacity: max(expectedCount, 16))
         reserveSlots(max(expectedCount, 16))
     }
 
-    public var count: Int { index.count }
+    var count: Int { index.count }
 
-    /// Whether `key` is stored (expired or not), without touching the policy.
-    public func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
+    func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
 
-    public mutating func value(forKey key: Key, at now: Int64) -> Value? {
+    mutating func value(forKey key: Key, at now: Int64) -> Value? {
         let slot = index.slot(for: key)
         guard slot >= 0 else { return nil }
         if let ttl = configuration.ttl {
-            if expiries[Int(slot)] <= now {
+            if entries[slot].expiry <= now {
                 expirations += 1
                 removeSlot(slot, notifyPolicy: true)
                 return nil
             }
             if configuration.ttlMode == .sliding {
-                expiries[Int(slot)] = now + ttl
-                expiryOrder.moveToTail(slot, in: &expiryLinks)
+                entries[slot].expiry = now + ttl
+                expiryOrder.moveToTail(slot, in: expiryLinks)
             }
         }
         policy.accessed(slot)
-        return values[Int(slot)]
+        return values[slot]
     }
 
     @discardableResult
-    public mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
+    mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
         let existing = index.slot(for: key)
         if existing >= 0 { removeSlot(existing, notifyPolicy: true) }
         let cost = configuration.cost(ofSize: size)
@@ -69,36 +129,36 @@ public struct Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCaching 
 
         let slot = takeSlot()
         index.insert(key, slot: slot)
-        keys[Int(slot)] = key
-        costs[Int(slot)] = cost
-        values[Int(slot)] = value
+        values[slot] = value
         totalCost += cost
         if let ttl = configuration.ttl {
-            expiries[Int(slot)] = now + ttl
-            expiryOrder.append(slot, in: &expiryLinks)
+            entries[slot] = Entry(key: key, cost: cost, expiry: now + ttl)
+            expiryOrder.append(slot, in: expiryLinks)
+        } else {
+            entries[slot] = Entry(key: key, cost: cost, expiry: 0)
         }
         policy.inserted(slot, cost: cost)
         return true
     }
 
     @discardableResult
-    public mutating func removeValue(forKey key: Key) -> Value? {
+    mutating func removeValue(forKey key: Key) -> Value? {
         let slot = index.slot(for: key)
         guard slot >= 0 else { return nil }
-        let value = values[Int(slot)]
+        let value = values[slot]
         removeSlot(slot, notifyPolicy: true)
         return value
     }
 
-    public mutating func removeAll() {
+    mutating func removeAll() {
         index.removeAll()
         policy.removeAll()
         expiryOrder.removeAll()
-        freeSlots.removeAll(keepingCapacity: true)
-        for slot in keys.indices.reversed() {
-            keys[slot] = nil
+        freeSlots.removeAll()
+        for slot in (0..<entries.count).reversed() {
+            entries[slot].key = nil
             values[slot] = nil
-            freeSlots.append(Int32(slot))
+            freeSlots.push(Int32(slot))
         }
         totalCost = 0
     }
@@ -107,7 +167,7 @@ public struct Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCaching 
     // (or, when trimming, until the total is down to the low-water mark).
     private mutating func makeRoom(for cost: Int, at now: Int64) {
         if configuration.ttl != nil {
-            while !expiryOrder.isEmpty, expiries[Int(expiryOrder.head)] <= now {
+            while !expiryOrder.isEmpty, entries[expiryOrder.head].expiry <= now {
                 expirations += 1
                 removeSlot(expiryOrder.head, notifyPolicy: true)
             }
@@ -125,45 +185,41 @@ public struct Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCaching 
 
     private mutating func removeSlot(_ slot: Int32, notifyPolicy: Bool) {
         if notifyPolicy { policy.removed(slot) }
-        if configuration.ttl != nil { expiryOrder.remove(slot, in: &expiryLinks) }
-        index.remove(keys[Int(slot)]!)
-        keys[Int(slot)] = nil
-        values[Int(slot)] = nil
-        totalCost -= costs[Int(slot)]
-        freeSlots.append(slot)
+        if configuration.ttl != nil { expiryOrder.remove(slot, in: expiryLinks) }
+        index.remove(entries[slot].key!)
+        entries[slot].key = nil
+        values[slot] = nil
+        totalCost -= entries[slot].cost
+        freeSlots.push(slot)
     }
 
     @inline(__always)
     private mutating func takeSlot() -> Int32 {
-        if let slot = freeSlots.popLast() { return slot }
-        reserveSlots(keys.count * 2)
-        return freeSlots.removeLast()
+        if freeSlots.isEmpty { reserveSlots(entries.count * 2) }
+        return freeSlots.pop()
     }
 
     // Grows every per-slot array to `slotCount` and hands the new slots out lowest first.
     private mutating func reserveSlots(_ slotCount: Int) {
-        let old = keys.count
+        let old = entries.count
         guard slotCount > old else { return }
-        keys.append(contentsOf: repeatElement(nil, count: slotCount - old))
-        costs.append(contentsOf: repeatElement(0, count: slotCount - old))
-        values.append(contentsOf: repeatElement(nil, count: slotCount - old))
-        expiries.append(contentsOf: repeatElement(0, count: slotCount - old))
+        entries.grow(to: slotCount, filling: Entry(key: nil, cost: 0, expiry: 0))
+        values.grow(to: slotCount, filling: nil)
         expiryLinks.grow(to: slotCount)
         policy.grow(to: slotCount)
-        freeSlots.reserveCapacity(slotCount)
-        for slot in (old..<slotCount).reversed() { freeSlots.append(Int32(slot)) }
+        freeSlots.reserve(slotCount)
+        for slot in (old..<slotCount).reversed() { freeSlots.push(Int32(slot)) }
     }
 }
 
-extension Cache {
-    /// Checks every invariant of the engine and its policy; stops with a message if one fails.
-    public func checkInvariants() {
+extension CacheCore {
+    func checkInvariants() {
         index.checkInvariants()
         let live = Set(index.pairs.map(\.1))
         var sum = 0
         for (key, slot) in index.pairs {
-            precondition(keys[Int(slot)] == key, "Cache: index and slot disagree on slot \(slot)")
-            sum += costs[Int(slot)]
+            precondition(entries[slot].key == key, "Cache: index and slot disagree on slot \(slot)")
+            sum += entries[slot].cost
         }
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
         precondition(totalCost <= configuration.capacity, "Cache: totalCost \(totalCost) over capacity")
@@ -174,14 +230,13 @@ extension Cache {
             expiryOrder.checkInvariants(in: expiryLinks, name: "Cache.expiryOrder")
             let ordered = expiryOrder.slots(in: expiryLinks)
             precondition(Set(ordered) == live, "Cache: expiry list and index disagree")
-            precondition(zip(ordered, ordered.dropFirst()).allSatisfy { expiries[Int($0)] <= expiries[Int($1)] },
+            precondition(zip(ordered, ordered.dropFirst()).allSatisfy { entries[$0].expiry <= entries[$1].expiry },
                          "Cache: expiry list out of order")
         }
-        precondition(freeSlots.count + live.count == keys.count, "Cache: a slot leaked")
+        precondition(freeSlots.count + live.count == entries.count, "Cache: a slot leaked")
     }
 
-    /// The stored keys, next victim first (as far as the policy can tell). For tests and debugging.
-    public var storedKeys: [Key] {
-        policy.checkedSlots().compactMap { keys[Int($0)] }
+    var storedKeys: [Key] {
+        policy.checkedSlots().compactMap { entries[$0].key }
     }
 }

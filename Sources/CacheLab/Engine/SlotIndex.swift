@@ -5,17 +5,22 @@
 /// - Invariant: the table holds at most half as many keys as buckets; every key sits in the run
 ///   of occupied buckets that starts at its home bucket.
 struct SlotIndex<Key: CacheKey> {
-    private var keys: [Key?]
-    private var slots: [Int32]
+    /// A key and its slot side by side, so a probe touches one cache line. `slot < 0` marks an
+    /// empty bucket.
+    struct Bucket {
+        var key: Key?
+        var slot: Int32
+    }
+
+    private var buckets: SlotArray<Bucket>
     private var mask: Int
     private(set) var count = 0
 
     init(minimumCapacity: Int) {
-        var buckets = 16
-        while buckets < minimumCapacity * 2 { buckets <<= 1 }
-        keys = Array(repeating: nil, count: buckets)
-        slots = Array(repeating: -1, count: buckets)
-        mask = buckets - 1
+        var size = 16
+        while size < minimumCapacity * 2 { size <<= 1 }
+        buckets = SlotArray(count: size, filling: Bucket(key: nil, slot: -1))
+        mask = size - 1
     }
 
     @inline(__always)
@@ -26,22 +31,21 @@ struct SlotIndex<Key: CacheKey> {
     /// The slot stored for `key`, or -1.
     @inline(__always)
     func slot(for key: Key) -> Int32 {
-        var bucket = home(key)
-        while let stored = keys[bucket] {
-            if stored == key { return slots[bucket] }
-            bucket = (bucket + 1) & mask
+        var position = home(key)
+        while true {
+            let slot = buckets[position].slot
+            if slot < 0 || buckets[position].key == key { return slot }
+            position = (position + 1) & mask
         }
-        return -1
     }
 
     /// Records `slot` for `key`, which must not be present.
     @inline(__always)
     mutating func insert(_ key: Key, slot: Int32) {
-        if (count + 1) * 2 > keys.count { grow() }
-        var bucket = home(key)
-        while keys[bucket] != nil { bucket = (bucket + 1) & mask }
-        keys[bucket] = key
-        slots[bucket] = slot
+        if (count + 1) * 2 > buckets.count { grow() }
+        var position = home(key)
+        while buckets[position].slot >= 0 { position = (position + 1) & mask }
+        buckets[position] = Bucket(key: key, slot: slot)
         count += 1
     }
 
@@ -49,60 +53,54 @@ struct SlotIndex<Key: CacheKey> {
     @inline(__always)
     mutating func remove(_ key: Key) {
         var hole = home(key)
-        while keys[hole] != key { hole = (hole + 1) & mask }
+        while buckets[hole].key != key { hole = (hole + 1) & mask }
         // Backward shift: pull later members of the probe run into the hole so lookups that
         // pass over it still find them.
         var next = (hole + 1) & mask
-        while let candidate = keys[next] {
-            let want = home(candidate)
+        while buckets[next].slot >= 0 {
+            let want = home(buckets[next].key!)
             // The candidate may move into the hole unless its home lies cyclically in (hole, next].
-            let distanceToHole = (hole - want) & mask
-            let distanceToNext = (next - want) & mask
-            if distanceToHole < distanceToNext {
-                keys[hole] = candidate
-                slots[hole] = slots[next]
+            if (hole - want) & mask < (next - want) & mask {
+                buckets[hole] = buckets[next]
                 hole = next
             }
             next = (next + 1) & mask
         }
-        keys[hole] = nil
-        slots[hole] = -1
+        buckets[hole] = Bucket(key: nil, slot: -1)
         count -= 1
     }
 
     mutating func removeAll() {
-        for bucket in keys.indices {
-            keys[bucket] = nil
-            slots[bucket] = -1
-        }
+        buckets.fill(with: Bucket(key: nil, slot: -1))
         count = 0
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldSlots = slots
-        keys = Array(repeating: nil, count: oldKeys.count * 2)
-        slots = Array(repeating: -1, count: oldKeys.count * 2)
-        mask = keys.count - 1
+        let old = buckets
+        buckets = SlotArray(count: old.count * 2, filling: Bucket(key: nil, slot: -1))
+        mask = buckets.count - 1
         count = 0
-        for bucket in oldKeys.indices {
-            if let key = oldKeys[bucket] { insert(key, slot: oldSlots[bucket]) }
+        for position in 0..<old.count where old[position].slot >= 0 {
+            insert(old[position].key!, slot: old[position].slot)
         }
     }
 
     /// Every (key, slot) pair, for invariant checks.
     var pairs: [(Key, Int32)] {
-        keys.indices.compactMap { bucket in keys[bucket].map { ($0, slots[bucket]) } }
+        (0..<buckets.count).compactMap { position in
+            let bucket = buckets[position]
+            return bucket.slot >= 0 ? (bucket.key!, bucket.slot) : nil
+        }
     }
 
     func checkInvariants() {
         var stored = 0
-        for bucket in keys.indices {
-            guard let key = keys[bucket] else { continue }
+        for position in 0..<buckets.count where buckets[position].slot >= 0 {
             stored += 1
-            precondition(slot(for: key) == slots[bucket], "SlotIndex: key unreachable from its home bucket")
+            let key = buckets[position].key!
+            precondition(slot(for: key) == buckets[position].slot, "SlotIndex: key unreachable from its home bucket")
         }
         precondition(stored == count, "SlotIndex: count \(count) but \(stored) keys stored")
-        precondition(count * 2 <= keys.count, "SlotIndex: load factor above one half")
+        precondition(count * 2 <= buckets.count, "SlotIndex: load factor above one half")
     }
 }

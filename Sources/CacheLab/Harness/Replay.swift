@@ -19,7 +19,7 @@ struct Simulation: PolicyBody {
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
         var result = RunResult(trace: trace.name, configuration: configuration)
-        var cache = Cache<UInt64, Void, Policy>(
+        let cache = Cache<UInt64, Void, Policy>(
             configuration: result.cache, expectedCount: expectedEntries(result.cache))
         let model = LatencyModel(network: configuration.network, tier: configuration.tier)
         // One hour in microseconds is far beyond any modelled request; 3 significant digits.
@@ -27,6 +27,7 @@ struct Simulation: PolicyBody {
         histogram.autoResize = true
 
         var hits = 0
+        var latencySum = 0  // microseconds; the exact mean, cheaper than walking the histogram
         var bytesHit = 0
         var bytesRequested = 0
         var position = 0
@@ -37,7 +38,7 @@ struct Simulation: PolicyBody {
                 trace.sizes.withUnsafeBufferPointer { sizes in
                     while position < keys.count || nextEvent < events.count {
                         while nextEvent < events.count, events[nextEvent].position <= position {
-                            apply(events[nextEvent], to: &cache, result: &result)
+                            apply(events[nextEvent], to: cache, result: &result)
                             nextEvent += 1
                         }
                         let end = nextEvent < events.count ? events[nextEvent].position : keys.count
@@ -49,10 +50,14 @@ struct Simulation: PolicyBody {
                             if cache.value(forKey: key, at: now) != nil {
                                 hits &+= 1
                                 bytesHit &+= size
-                                histogram.record(UInt64(model.hitMicroseconds(size: size)))
+                                let latency = model.hitMicroseconds(size: size)
+                                latencySum &+= latency
+                                histogram.record(UInt64(latency))
                             } else {
                                 cache.insert((), forKey: key, size: size, at: now)
-                                histogram.record(UInt64(model.missMicroseconds(size: size)))
+                                let latency = model.missMicroseconds(size: size)
+                                latencySum &+= latency
+                                histogram.record(UInt64(latency))
                             }
                             position &+= 1
                         }
@@ -74,12 +79,12 @@ struct Simulation: PolicyBody {
                 p50: Double(histogram.valueAtPercentile(50)) / 1000,
                 p95: Double(histogram.valueAtPercentile(95)) / 1000,
                 p99: Double(histogram.valueAtPercentile(99)) / 1000,
-                mean: histogram.mean / 1000)
+                mean: Double(latencySum) / Double(trace.count) / 1000)
         }
         return result
     }
 
-    private func apply<Policy>(_ event: TraceEvent, to cache: inout Cache<UInt64, Void, Policy>, result: inout RunResult) {
+    private func apply<Policy>(_ event: TraceEvent, to cache: Cache<UInt64, Void, Policy>, result: inout RunResult) {
         switch event.kind {
         case .relaunch:
             result.relaunches += 1

@@ -5,7 +5,7 @@
 /// - Complexity: O(1) access (nothing to do), insert and evict.
 /// - Invariant: `order` holds exactly the live slots, oldest insertion first.
 public struct FIFOPolicy: EvictionPolicy {
-    private var links = SlotLinks()
+    private let links = SlotLinks()
     private var order = SlotList()
 
     public init(configuration: CacheConfiguration) {}
@@ -13,15 +13,15 @@ public struct FIFOPolicy: EvictionPolicy {
     public mutating func grow(to slotCount: Int) { links.grow(to: slotCount) }
 
     @inline(__always)
-    public mutating func inserted(_ slot: Int32, cost: Int) { order.append(slot, in: &links) }
+    public mutating func inserted(_ slot: Int32, cost: Int) { order.append(slot, in: links) }
 
     @inline(__always)
     public mutating func accessed(_ slot: Int32) {}
 
-    public mutating func removed(_ slot: Int32) { order.remove(slot, in: &links) }
+    public mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 { order.removeHead(in: &links) }
+    public mutating func evict() -> Int32 { order.removeHead(in: links) }
 
     public mutating func removeAll() { order.removeAll() }
 

@@ -12,38 +12,36 @@
 /// - Invariant: buckets are in strictly increasing frequency, none is empty, and each entry sits
 ///   in the bucket of its frequency.
 public struct LFUPolicy: EvictionPolicy {
-    private var entryLinks = SlotLinks()
-    private var bucketOf: [Int32] = []
+    private let entryLinks = SlotLinks()
+    private let bucketOf = SlotArray<Int32>(count: 0, filling: -1)
     // The bucket pool: bucket `b` counts `frequency[b]` and holds `members[b]`.
-    private var frequency: [Int] = []
-    private var members: [SlotList] = []
-    private var bucketLinks = SlotLinks()
+    private let frequency = SlotArray<Int>(count: 0, filling: 0)
+    private let members = SlotArray<SlotList>(count: 0, filling: SlotList())
+    private let bucketLinks = SlotLinks()
     private var buckets = SlotList()
-    private var freeBuckets: [Int32] = []
+    private var freeBuckets = SlotStack()
 
     public init(configuration: CacheConfiguration) {}
 
     public mutating func grow(to slotCount: Int) {
         entryLinks.grow(to: slotCount)
-        if bucketOf.count < slotCount {
-            bucketOf.append(contentsOf: repeatElement(-1, count: slotCount - bucketOf.count))
-        }
+        bucketOf.grow(to: slotCount, filling: -1)
         // One bucket per live entry is the most that can be in use, plus one being created.
         let bucketCount = slotCount + 1
         let old = frequency.count
         guard bucketCount > old else { return }
-        frequency.append(contentsOf: repeatElement(0, count: bucketCount - old))
-        members.append(contentsOf: repeatElement(SlotList(), count: bucketCount - old))
+        frequency.grow(to: bucketCount, filling: 0)
+        members.grow(to: bucketCount, filling: SlotList())
         bucketLinks.grow(to: bucketCount)
-        freeBuckets.reserveCapacity(bucketCount)
-        for bucket in (old..<bucketCount).reversed() { freeBuckets.append(Int32(bucket)) }
+        freeBuckets.reserve(bucketCount)
+        for bucket in (old..<bucketCount).reversed() { freeBuckets.push(Int32(bucket)) }
     }
 
     public mutating func inserted(_ slot: Int32, cost: Int) {
         var first = buckets.head
         if first < 0 || frequency[Int(first)] != 1 {
             first = makeBucket(frequency: 1)
-            buckets.prepend(first, in: &bucketLinks)
+            buckets.prepend(first, in: bucketLinks)
         }
         join(slot, first)
     }
@@ -51,10 +49,10 @@ public struct LFUPolicy: EvictionPolicy {
     public mutating func accessed(_ slot: Int32) {
         let bucket = bucketOf[Int(slot)]
         let wanted = frequency[Int(bucket)] + 1
-        var target = bucketLinks.next[Int(bucket)]
+        var target = bucketLinks.next(bucket)
         if target < 0 || frequency[Int(target)] != wanted {
             target = makeBucket(frequency: wanted)
-            buckets.insert(target, after: bucket, in: &bucketLinks)
+            buckets.insert(target, after: bucket, in: bucketLinks)
         }
         leave(slot)
         join(slot, target)
@@ -71,7 +69,7 @@ public struct LFUPolicy: EvictionPolicy {
     public mutating func removeAll() {
         for bucket in buckets.slots(in: bucketLinks) {
             members[Int(bucket)].removeAll()
-            freeBuckets.append(bucket)
+            freeBuckets.push(bucket)
         }
         buckets.removeAll()
     }
@@ -98,7 +96,7 @@ public struct LFUPolicy: EvictionPolicy {
 
     @inline(__always)
     private mutating func join(_ slot: Int32, _ bucket: Int32) {
-        members[Int(bucket)].append(slot, in: &entryLinks)
+        members[Int(bucket)].append(slot, in: entryLinks)
         bucketOf[Int(slot)] = bucket
     }
 
@@ -106,17 +104,17 @@ public struct LFUPolicy: EvictionPolicy {
     @inline(__always)
     private mutating func leave(_ slot: Int32) {
         let bucket = bucketOf[Int(slot)]
-        members[Int(bucket)].remove(slot, in: &entryLinks)
+        members[Int(bucket)].remove(slot, in: entryLinks)
         bucketOf[Int(slot)] = -1
         if members[Int(bucket)].isEmpty {
-            buckets.remove(bucket, in: &bucketLinks)
-            freeBuckets.append(bucket)
+            buckets.remove(bucket, in: bucketLinks)
+            freeBuckets.push(bucket)
         }
     }
 
     @inline(__always)
     private mutating func makeBucket(frequency value: Int) -> Int32 {
-        let bucket = freeBuckets.removeLast()
+        let bucket = freeBuckets.pop()
         frequency[Int(bucket)] = value
         members[Int(bucket)].removeAll()
         return bucket

@@ -90,7 +90,7 @@ struct ContractTests {
 
     @Test func theRealClientsShapeOfKeysAndValuesWorksToo() {
         // String keys and byte payloads, as the client's memory tier will hold them.
-        var cache = Cache<String, [UInt8], LRUPolicy>(configuration: CacheConfiguration(capacity: 10))
+        let cache = Cache<String, [UInt8], LRUPolicy>(configuration: CacheConfiguration(capacity: 10))
         let a = "https://x/photos/a/small.jpg"
         let b = "https://x/photos/b/small.jpg"
         let c = "https://x/photos/c/small.jpg"
