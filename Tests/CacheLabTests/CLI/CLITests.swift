@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import CacheLab
+@testable import CacheLabCLI
+
+/// The CLI parsed in-process, and the built binary run on small inputs.
+@Suite("cachelab command line")
+struct CLITests {
+    @Test func runParsesEveryDocumentedOption() throws {
+        let command = try CacheLabCommand.parseAsRoot([
+            "run", "--policy", "lru,lfu", "--capacity", "20MB,10%", "--size-mode", "unit", "--ttl", "300s",
+            "--ttl-mode", "sliding", "--trace", "x.csv", "--trace-format", "csv", "--columns", "time=2,id=5,size=4",
+            "--network", "lte", "--seed", "9", "--format", "csv", "--out", "/tmp/x.csv", "--trim-ratio", "0.5",
+            "--tier", "memory",
+        ])
+        let run = try #require(command as? RunCommand)
+        #expect(try run.policies() == [.lru, .lfu])
+        #expect(try run.capacities() == [.absolute(20_000_000), .percentOfWorkingSet(10)])
+        #expect(try run.ttlMilliseconds() == 300_000)
+        #expect(run.sizeMode == .unit && run.ttlMode == .sliding && run.network == .lte && run.tier == .memory)
+        #expect(run.traceFormat == .csv && run.format == .csv && run.seed == 9 && run.trimRatio == 0.5)
+    }
+
+    @Test func allMeansEveryRegisteredPolicy() throws {
+        let run = try #require(try CacheLabCommand.parseAsRoot(["run", "--policy", "all"]) as? RunCommand)
+        #expect(try run.policies() == PolicyKind.allCases)
+    }
+
+    @Test(arguments: [
+        ["run", "--policy", "mru"], ["run", "--capacity", "lots"], ["run", "--ttl", "soon"],
+        ["run", "--trim-ratio", "1.5"], ["run", "--columns", "id=1"], ["run", "--size-mode", "pages"],
+    ])
+    func badOptionsAreRejectedBeforeRunning(arguments: [String]) {
+        #expect(throws: (any Error).self) { try CacheLabCommand.parseAsRoot(arguments) }
+    }
+
+    @Test func theBinaryPrintsOneCSVHeaderAndOneRowPerRun() throws {
+        let output = try Binary.run(["run", "--policy", "lru,fifo", "--format", "csv"])
+        #expect(output.status == 0)
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0] == Substring(Report.csvHeader))
+        #expect(lines[1].contains(",lru,") && lines[2].contains(",fifo,"))
+        #expect(output.stderr.contains("replayed"))  // status goes to stderr, never into the CSV
+    }
+
+    @Test func theBinaryPrintsATableByDefault() throws {
+        let output = try Binary.run(["run", "--policy", "lru"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("hit ratio"))
+        #expect(output.stdout.contains("latency p95"))
+    }
+
+    @Test(arguments: [
+        ("bad-number.csv", "time,key,size\n0,a,10\n1,b,1x\n", "bad-number.csv:3:"),
+        ("missing-column.csv", "time,key,size\n0,a,10\n1,b\n", "missing-column.csv:3:"),
+        ("empty.csv", "", "empty.csv"),
+        ("truncated.oracleGeneral.bin", String(repeating: "x", count: 30), "record 1"),
+    ])
+    func aMalformedTraceGivesOneLineNamingTheFileAndLine(name: String, contents: String, expected: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(name).path
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+        let output = try Binary.run(["run", "--trace", path])
+        #expect(output.status != 0)
+        #expect(output.stdout.isEmpty)
+        let errorLines = output.stderr.split(separator: "\n").filter { $0.contains("Error") || $0.contains("error") }
+        #expect(errorLines.count == 1)
+        #expect(output.stderr.contains(expected))
+    }
+
+    @Test func generatedTracesRoundTripThroughTheBinary() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let generated = try Binary.run(["trace", "generate", "--seed", "5", "--out", path])
+        #expect(generated.status == 0)
+        let fromFile = try Binary.run(["run", "--trace", path, "--capacity", "512KiB", "--format", "csv"])
+        let builtIn = try Binary.run(["run", "--seed", "5", "--format", "csv"])
+        // Same requests, same counts; only the trace name differs.
+        func counts(_ csv: String) -> [Substring] { csv.split(separator: "\n")[1].split(separator: ",").dropFirst().map { $0 } }
+        #expect(counts(fromFile.stdout) == counts(builtIn.stdout))
+    }
+}
+
+/// Runs the `cachelab` binary built beside the test bundle.
+enum Binary {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var url: URL {
+        // The test bundle sits in the build products folder next to the executable.
+        let bundle = Bundle.main.bundleURL
+        for directory in [bundle, bundle.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("cachelab")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cachelab")
+    }
+
+    static func run(_ arguments: [String]) throws -> Output {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
