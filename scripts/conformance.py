@@ -1,0 +1,773 @@
+#!/usr/bin/env python3
+"""Checks cachelab's LRU, FIFO and LFU miss counts against libCacheSim 0.3.5.
+
+For every trace, size mode (bytes, unit), capacity (1%, 5%, 10% of the working set) and policy,
+the reference miss count comes from libCacheSim's C engine (the PyPI package `libcachesim==0.3.5`)
+and is compared with `cachelab run ... --format csv`. Prints one table row per configuration and
+exits 1 on any difference or cachelab failure, 2 on a usage or input error, 0 otherwise.
+
+Run it through `scripts/conformance`, which provides a virtualenv with libcachesim. See
+scripts/README.md for the libCacheSim semantics this relies on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import contextlib
+import csv
+import io
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_TRACES_DIR = REPO.parent / "shared" / "traces"
+
+FORMATS = ("oracle-general", "csv", "txt")
+POLICIES = ("LRU", "FIFO", "LFU")
+MODES = ("bytes", "unit")
+PERCENTS = (1, 5, 10)  # capacities, as % of each trace's working set
+
+# The shared traces, with the working sets (objects, bytes) they must give.
+DEFAULT_TRACES = (
+    ("cloudPhysicsIO.oracleGeneral.bin", "oracle-general", None, (48_974, 2_029_769_728)),
+    ("cloudPhysicsIO.csv", "csv", "time=2,id=5,size=4", (48_974, 2_029_769_728)),
+    ("cloudPhysicsIO.txt", "txt", None, (48_974, 48_974)),
+)
+
+# Swift names of the formats, for --golden-swift.
+SWIFT_FORMATS = {"oracle-general": ".oracleGeneral", "csv": ".csv", "txt": ".txt"}
+
+_progress_stream = sys.stderr
+
+
+def progress(message: str) -> None:
+    print(f"[conformance] {message}", file=_progress_stream, flush=True)
+
+
+class InputError(Exception):
+    """A trace or option the script cannot check faithfully."""
+
+
+# --------------------------------------------------------------------------------------------
+# Traces, parsed in Python the way both libCacheSim and cachelab read them
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Columns:
+    """A column spec as cachelab's CSVColumns reads it: time=N,id=N,size=N[,header=..][,delimiter=..]."""
+
+    id: int
+    time: int | None = None
+    size: int | None = None
+    header: str = "auto"
+    delimiter: str = ","
+
+    @staticmethod
+    def parse(spec: str) -> "Columns":
+        values: dict[str, str] = {}
+        for entry in spec.split(","):
+            key, sep, value = entry.partition("=")
+            key, value = key.strip().lower(), value.strip()
+            if not sep or key in values:
+                raise InputError(f"column spec {spec!r}: bad or repeated entry {entry!r}")
+            values[key] = value
+        names = {"comma": ",", "tab": "\t", "space": " ", "semicolon": ";", "pipe": "|"}
+        try:
+            delimiter = values.pop("delimiter", ",")
+            columns = Columns(
+                id=int(values.pop("id")),
+                time=int(values.pop("time")) if "time" in values else None,
+                size=int(values.pop("size")) if "size" in values else None,
+                header=values.pop("header", "auto").lower(),
+                delimiter=names.get(delimiter.lower(), delimiter),
+            )
+        except (KeyError, ValueError) as error:
+            raise InputError(f"column spec {spec!r}: needs id=N, and numbers for time/size ({error})")
+        if values or columns.header not in ("auto", "true", "false") or len(columns.delimiter) != 1:
+            raise InputError(f"column spec {spec!r}: unknown key or value")
+        return columns
+
+
+@dataclass
+class TraceSpec:
+    path: Path
+    format: str
+    columns: str | None
+    expected_working_set: tuple[int, int] | None = None  # (objects, bytes) the trace must give
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+
+@dataclass
+class ParsedTrace:
+    """The requests libCacheSim counts (size-0 requests dropped), as (id, size) pairs."""
+
+    spec: TraceSpec
+    ids: list[int]
+    sizes: list[int]
+    has_header: bool = False
+    columns: Columns | None = None
+    # Filled in per size mode.
+    working_set: dict[str, int] = field(default_factory=dict)
+    unique_objects: int = 0
+
+
+_DECIMAL = re.compile(r"(0|[1-9][0-9]*)\Z")
+
+
+def _decimal(text: str, what: str, where: str) -> int:
+    # libCacheSim reads ids and sizes with strtoull/strtoll base 0 (a leading 0 means octal,
+    # 0x hex); cachelab reads decimal digits only ("010" is 10). Plain decimals are read alike.
+    stripped = text.strip(" \t")
+    if not _DECIMAL.match(stripped):
+        raise InputError(
+            f"{where}: {what} {text!r} is not a plain decimal integer (libCacheSim reads a leading 0 as "
+            "octal and 0x as hex; cachelab reads decimal digits only): the two cannot be compared on this trace"
+        )
+    return int(stripped)
+
+
+def parse_trace(spec: TraceSpec) -> ParsedTrace:
+    data = spec.path.read_bytes()
+    if spec.format == "oracle-general":
+        if len(data) % 24:
+            raise InputError(f"{spec.path}: {len(data)} bytes is not a whole number of 24-byte records")
+        ids, sizes = [], []
+        for _time, obj_id, size, _next in struct.iter_unpack("<IQIq", data):
+            if size:  # libCacheSim drops requests of size 0
+                ids.append(obj_id)
+                sizes.append(size)
+        return ParsedTrace(spec, ids, sizes)
+
+    text = data.decode("utf-8", errors="strict")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the final newline does not start a line
+    if spec.format == "txt":
+        ids = []
+        for number, line in enumerate(lines, 1):
+            if line.strip(" \t\r") == "":
+                # libCacheSim skips a line that is exactly "\n" but aborts on " \n" or "\r\n";
+                # cachelab accepts blank lines only at the end.
+                raise InputError(f"{spec.path}:{number}: blank line; remove it (the readers treat it differently)")
+            ids.append(_decimal(line.rstrip("\r"), "id", f"{spec.path}:{number}"))
+        return ParsedTrace(spec, ids, [1] * len(ids))
+
+    # csv
+    if spec.columns is None:
+        raise InputError(f"{spec.path}: a csv trace needs a column spec, e.g. {spec.path}:csv:time=2,id=5,size=4")
+    columns = Columns.parse(spec.columns)
+    wanted = max(columns.id, columns.time or 0, columns.size or 0)
+    ids, sizes = [], []
+    has_header = False
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        if line.strip(" \t") == "":
+            # libCacheSim counts a blank CSV line as one more request (for the previous object,
+            # with size 1); cachelab refuses it. Neither is worth comparing.
+            raise InputError(f"{spec.path}:{number}: blank line; remove it (the readers treat it differently)")
+        if '"' in line:
+            raise InputError(f"{spec.path}:{number}: quoted fields are read differently by the two readers")
+        fields = line.split(columns.delimiter)
+        if number == 1:
+            if columns.header == "true":
+                has_header = True
+            elif columns.header == "auto":
+                # cachelab: line 1 is a header exactly when its id field is not an unsigned integer.
+                first_id = fields[columns.id - 1].strip(" \t") if len(fields) >= columns.id else ""
+                has_header = not re.fullmatch(r"[0-9]+", first_id)
+            if has_header:
+                continue
+        where = f"{spec.path}:{number}"
+        if len(fields) < wanted:
+            raise InputError(f"{where}: column {wanted} is missing")
+        size = _decimal(fields[columns.size - 1], "size", where) if columns.size else 1
+        obj_id = _decimal(fields[columns.id - 1], "id", where)
+        if size == 0:
+            continue  # libCacheSim drops requests of size 0
+        ids.append(obj_id)
+        sizes.append(size)
+    return ParsedTrace(spec, ids, sizes, has_header=has_header, columns=columns)
+
+
+def working_set(trace: ParsedTrace) -> tuple[int, int]:
+    """(unique objects, sum of each object's FIRST seen size) over the requests libCacheSim counts."""
+    first: dict[int, int] = {}
+    for obj_id, size in zip(trace.ids, trace.sizes):
+        if obj_id not in first:
+            first[obj_id] = size
+    return len(first), sum(first.values())
+
+
+def capacity_for(percent: int, working: int) -> int:
+    # floor(percent% of the working set), in exact integer arithmetic.
+    return working * percent // 100
+
+
+# --------------------------------------------------------------------------------------------
+# libCacheSim
+# --------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def c_stderr_to(log: io.TextIOBase | None):
+    """Sends what the C library writes to fd 2 (its INFO/WARN lines) to a temporary file."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            if log is not None:
+                sink.seek(0)
+                log.write(sink.read().decode(errors="replace"))
+
+
+def open_reader(lcs, trace: ParsedTrace, mode: str):
+    unit = mode == "unit"
+    spec = trace.spec
+    if spec.format == "oracle-general":
+        params = lcs.ReaderInitParam(ignore_obj_size=unit)
+        return lcs.TraceReader(str(spec.path), lcs.TraceType.ORACLE_GENERAL_TRACE, params)
+    if spec.format == "txt":
+        params = lcs.ReaderInitParam(ignore_obj_size=unit, obj_id_is_num=True, obj_id_is_num_set=True)
+        return lcs.TraceReader(str(spec.path), lcs.TraceType.PLAIN_TXT_TRACE, params)
+    columns = trace.columns
+    assert columns is not None
+    params = lcs.ReaderInitParam(
+        ignore_obj_size=unit,
+        has_header=trace.has_header,
+        has_header_set=True,
+        delimiter=columns.delimiter,
+        obj_id_is_num=True,
+        obj_id_is_num_set=True,
+    )
+    params.obj_id_field = columns.id
+    params.time_field = columns.time or 0  # 0 = not read
+    params.obj_size_field = columns.size or 0  # 0 = not read: every size is 1
+    return lcs.TraceReader(str(spec.path), lcs.TraceType.CSV_TRACE, params)
+
+
+@dataclass
+class Row:
+    trace: ParsedTrace
+    mode: str
+    percent: int | None  # None: an absolute capacity given with --capacities
+    capacity: int
+    policy: str
+    requests: int = 0
+    misses: int = 0
+    cachelab_requests: int | None = None
+    cachelab_misses: int | None = None
+    cachelab_capacity: int | None = None
+    status: str = ""
+    detail: str = ""
+
+
+def compute_reference(traces: list[ParsedTrace], capacities: list[str], verbose: bool) -> list[Row]:
+    import libcachesim as lcs  # noqa: PLC0415 - only the venv has it
+
+    version = getattr(lcs, "__version__", "?")
+    if version != "0.3.5":
+        raise InputError(f"libcachesim {version} is installed; the reference is 0.3.5 (run scripts/conformance)")
+    log = sys.stderr if verbose else None
+    rows: list[Row] = []
+    for trace in traces:
+        for mode in MODES:
+            objects, bytes_ = trace.unique_objects, trace.working_set[mode]
+            # Never call reader.close(): the binding's destructor closes it too (double free).
+            with c_stderr_to(log):
+                reader = open_reader(lcs, trace, mode)
+                lcs_objects, lcs_bytes = reader.get_working_set_size()
+            # libCacheSim samples the working set of files over 1 GiB; below that it is exact.
+            sampled = trace.spec.path.stat().st_size > 1 << 30
+            if not sampled and (lcs_objects, lcs_bytes) != (objects, bytes_):
+                raise InputError(
+                    f"{trace.spec.name} ({mode}): libCacheSim reads a working set of {lcs_objects} objects / "
+                    f"{lcs_bytes} bytes, this script {objects} / {bytes_}: the parsers disagree"
+                )
+            working = bytes_ if mode == "bytes" else objects
+            for text in capacities:
+                percent = int(text[:-1]) if text.endswith("%") else None
+                capacity = int(text) if percent is None else capacity_for(percent, working)
+                if capacity < 1:
+                    progress(f"{trace.spec.name} {mode} {text}: capacity rounds to 0, skipped")
+                    continue
+                for policy in POLICIES:
+                    started = time.monotonic()
+                    cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
+                    with c_stderr_to(log):
+                        miss_ratio, _byte_miss_ratio = cache.process_trace(reader)
+                    requests = cache._cache.n_req  # one per cache.get, i.e. per request counted
+                    misses = round(miss_ratio * requests)
+                    if requests != len(trace.ids):
+                        raise InputError(
+                            f"{trace.spec.name}: libCacheSim counted {requests} requests, this script "
+                            f"{len(trace.ids)}: the parsers disagree"
+                        )
+                    rows.append(Row(trace, mode, percent, capacity, policy, requests, misses))
+                    progress(
+                        f"reference {trace.spec.name} {mode} {label(percent, capacity)} {policy}: "
+                        f"{misses} misses of {requests} ({time.monotonic() - started:.2f} s)"
+                    )
+                    del cache
+            del reader
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# cachelab
+# --------------------------------------------------------------------------------------------
+
+
+def build_cachelab() -> Path:
+    progress("building cachelab: swift build -c release --scratch-path .build-release")
+    started = time.monotonic()
+    command = ["swift", "build", "-c", "release", "--scratch-path", ".build-release", "--product", "cachelab"]
+    result = subprocess.run(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout[-20000:])
+        raise InputError(f"swift build failed with exit code {result.returncode}")
+    progress(f"built in {time.monotonic() - started:.0f} s")
+    return REPO / ".build-release" / "release" / "cachelab"
+
+
+def run_cachelab(binary: Path, row: Row, timeout: float) -> None:
+    spec = row.trace.spec
+    command = [
+        str(binary), "run",
+        "--policy", row.policy.lower(),
+        "--capacity", str(row.capacity),
+        "--size-mode", row.mode,
+        "--trace", str(spec.path),
+        "--trace-format", spec.format,
+    ]  # fmt: skip
+    if spec.columns:
+        command += ["--columns", spec.columns]
+    command += ["--format", "csv"]
+    row.detail = " ".join(command)
+    try:
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        row.status, row.detail = "FAIL", f"timed out after {timeout:.0f} s: {row.detail}"
+        return
+    if result.returncode != 0:
+        row.status = "FAIL"
+        row.detail = f"exit {result.returncode}: {row.detail}\n{result.stderr.strip()[-2000:]}"
+        return
+    records = list(csv.DictReader(io.StringIO(result.stdout)))
+    try:
+        if len(records) != 1:
+            raise ValueError(f"expected 1 CSV row, got {len(records)}")
+        row.cachelab_misses = int(records[0]["misses"])
+        row.cachelab_requests = int(records[0]["requests"])
+        if records[0].get("capacity_bytes"):
+            row.cachelab_capacity = int(records[0]["capacity_bytes"])
+    except (KeyError, ValueError) as error:
+        row.status = "FAIL"
+        row.detail = f"unreadable output ({error}): {row.detail}\n{result.stdout[:2000]}"
+        return
+    problems = []
+    if row.cachelab_misses != row.misses:
+        problems.append(f"misses {row.cachelab_misses} != {row.misses} ({row.cachelab_misses - row.misses:+d})")
+    if row.cachelab_requests != row.requests:
+        problems.append(f"requests {row.cachelab_requests} != {row.requests}")
+    if row.cachelab_capacity is not None and row.cachelab_capacity != row.capacity:
+        problems.append(f"capacity_bytes {row.cachelab_capacity} != {row.capacity}")
+    row.status = "DIFF" if problems else "OK"
+    row.detail = "; ".join(problems) + (f"\n    {row.detail}" if problems else "")
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------------
+
+
+def label(percent: int | None, capacity: int) -> str:
+    return f"{capacity:,}" if percent is None else f"{percent}% = {capacity:,}"
+
+
+def print_table(rows: list[Row], with_cachelab: bool) -> None:
+    headers = ["trace", "mode", "capacity", "policy", "requests", "ref misses", "ref miss ratio"]
+    if with_cachelab:
+        headers += ["cachelab misses", "result"]
+    table = []
+    for row in rows:
+        cells = [
+            row.trace.spec.name,
+            row.mode,
+            label(row.percent, row.capacity),
+            row.policy,
+            f"{row.requests:,}",
+            f"{row.misses:,}",
+            f"{row.misses / row.requests:.4f}",
+        ]
+        if with_cachelab:
+            cells += ["-" if row.cachelab_misses is None else f"{row.cachelab_misses:,}", row.status]
+        table.append(cells)
+    widths = [max(len(headers[i]), *(len(cells[i]) for cells in table)) for i in range(len(headers))]
+    right = {"capacity", "requests", "ref misses", "ref miss ratio", "cachelab misses"}
+
+    def line(cells):
+        return "| " + " | ".join(
+            c.rjust(w) if h in right else c.ljust(w) for c, w, h in zip(cells, widths, headers)
+        ) + " |"
+
+    print(line(headers))
+    print("|" + "|".join(("-" * (w + 1) + ":") if h in right else ("-" * (w + 2)) for w, h in zip(widths, headers)) + "|")
+    for cells in table:
+        print(line(cells))
+    sys.stdout.flush()
+
+
+def swift_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def swift_identifier(file_name: str) -> str:
+    """cloudPhysicsIO.oracleGeneral.bin -> cloudPhysicsIOOracleGeneralBin."""
+    parts = [part for part in re.split(r"[^A-Za-z0-9]+", file_name) if part]
+    name = parts[0] + "".join(part[0].upper() + part[1:] for part in parts[1:])
+    return name if not name[0].isdigit() else "trace" + name
+
+
+def swift_int(value: int) -> str:
+    return f"{value:_}"
+
+
+def golden_swift(rows: list[Row]) -> str:
+    specs: dict[str, TraceSpec] = {}
+    for row in rows:
+        specs.setdefault(row.trace.spec.name, row.trace.spec)
+    traces = []
+    for name, spec in specs.items():
+        columns = swift_string(spec.columns) if spec.columns else "nil"
+        traces.append(
+            f"    static let {swift_identifier(name)} = GoldenTrace(\n"
+            f"        name: {swift_string(name)}, format: {SWIFT_FORMATS[spec.format]}, columns: {columns})"
+        )
+    lines = []
+    for row in rows:
+        lines.append(
+            f"        GoldenRow(.{swift_identifier(row.trace.spec.name)}, .{row.mode}, {row.percent}, "
+            f"{swift_int(row.capacity)}, .{row.policy.lower()}, requests: {swift_int(row.requests)}, "
+            f"misses: {swift_int(row.misses)}),"
+        )
+    return SWIFT_TEMPLATE.replace("@TRACES@", "\n".join(traces)).replace("@ROWS@", "\n".join(lines))
+
+
+SWIFT_TEMPLATE = """\
+// Generated by `scripts/conformance --reference-only --golden-swift <this file>`: do not edit by hand.
+// Miss counts computed by libCacheSim 0.3.5 (pip install libcachesim==0.3.5) for LRU, FIFO and LFU
+// on libCacheSim's public traces in ../shared/traces, in bytes and unit mode, at 1%, 5% and 10%
+// of each trace's working set (floor; bytes = sum of each object's first-seen size).
+import Foundation
+import Testing
+
+@testable import CacheLab
+
+/// A trace of the reference table and how to read it.
+struct GoldenTrace: Sendable, Hashable {
+    let name: String
+    let format: TraceFormat
+    let columns: String?
+}
+
+extension GoldenTrace {
+@TRACES@
+}
+
+/// One configuration of the reference table and libCacheSim's counts for it.
+struct GoldenRow: Sendable, CustomTestStringConvertible {
+    let trace: GoldenTrace
+    let sizeMode: SizeMode
+    /// The capacity as a share of the working set, in percent.
+    let percent: Int
+    /// The capacity in bytes, or in objects in unit mode.
+    let capacity: Int
+    let policy: PolicyKind
+    /// Requests libCacheSim counted (requests of size 0 are dropped).
+    let requests: Int
+    /// libCacheSim's miss count.
+    let misses: Int
+
+    init(
+        _ trace: GoldenTrace, _ sizeMode: SizeMode, _ percent: Int, _ capacity: Int, _ policy: PolicyKind,
+        requests: Int, misses: Int
+    ) {
+        self.trace = trace
+        self.sizeMode = sizeMode
+        self.percent = percent
+        self.capacity = capacity
+        self.policy = policy
+        self.requests = requests
+        self.misses = misses
+    }
+
+    var testDescription: String {
+        "\\(trace.name) \\(sizeMode.rawValue) \\(percent)% (\\(capacity)) \\(policy.rawValue)"
+    }
+}
+
+@Suite(.enabled(if: SharedFixtures.tracesAvailable, "needs ../shared/traces"))
+struct GoldenCountsTests {
+    static let rows: [GoldenRow] = [
+        // trace, size mode, % of the working set, capacity, policy, libCacheSim's requests and misses
+@ROWS@
+    ]
+
+    /// Each trace of the table, read once and shared by every row (or why it could not be read).
+    static let traces: [GoldenTrace: Result<Trace, TraceError>] = {
+        var loaded: [GoldenTrace: Result<Trace, TraceError>] = [:]
+        for trace in rows.map(\\.trace) where loaded[trace] == nil {
+            guard let path = SharedFixtures.trace(trace.name) else {
+                loaded[trace] = .failure(.unreadable(file: trace.name, reason: "missing from ../shared/traces"))
+                continue
+            }
+            loaded[trace] = Result { () throws(TraceError) -> Trace in
+                let columns = try trace.columns.map { spec throws(TraceError) in try CSVColumns(parsing: spec) }
+                return try TraceReader.read(path: path, format: trace.format, columns: columns)
+            }
+        }
+        return loaded
+    }()
+
+    static func simulate(_ row: GoldenRow) throws -> RunResult {
+        let trace = try #require(traces[row.trace]).get()
+        return Replay.simulate(
+            trace, RunConfiguration(policy: row.policy, capacity: row.capacity, sizeMode: row.sizeMode))
+    }
+
+    @Test(arguments: rows)
+    func missCountMatchesLibCacheSim(_ row: GoldenRow) throws {
+        let result = try Self.simulate(row)
+        #expect(result.requests == row.requests, "requests counted")
+        #expect(result.misses == row.misses, "misses: libCacheSim \\(row.misses), cachelab \\(result.misses)")
+        if result.misses != row.misses || result.requests != row.requests {
+            FailureTable.printOnce()
+        }
+    }
+}
+
+/// On the first failing row, prints every row's expected and actual counts as a Markdown table.
+private enum FailureTable {
+    private static let printed = LockedFlag()
+
+    static func printOnce() {
+        guard printed.setOnce() else {
+            return
+        }
+        var lines = [
+            "GoldenCounts: libCacheSim 0.3.5 (expected) vs cachelab (actual) miss counts",
+            "| trace | mode | capacity | policy | expected | actual | diff |",
+            "|---|---|---:|---|---:|---:|---:|",
+        ]
+        for row in GoldenCountsTests.rows {
+            let actual = (try? GoldenCountsTests.simulate(row)).map(\\.misses)
+            let diff = actual.map { $0 == row.misses ? "OK" : String(format: "%+d", $0 - row.misses) } ?? "unreadable"
+            lines.append(
+                "| \\(row.trace.name) | \\(row.sizeMode.rawValue) | \\(row.percent)% = \\(row.capacity) | "
+                    + "\\(row.policy.rawValue) | \\(row.misses) | \\(actual.map(String.init) ?? "-") | \\(diff) |")
+        }
+        print(lines.joined(separator: "\\n"))
+    }
+}
+
+/// A flag that only the first caller of `setOnce()` sees unset.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+
+    func setOnce() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if isSet {
+            return false
+        }
+        isSet = true
+        return true
+    }
+}
+"""
+
+
+# --------------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------------
+
+
+def parse_trace_argument(text: str) -> TraceSpec:
+    """PATH[:format[:columns]]; the path itself may hold colons."""
+    parts = text.split(":")
+    if len(parts) >= 3 and parts[-2] in FORMATS:
+        return TraceSpec(Path(":".join(parts[:-2])), parts[-2], parts[-1] or None)
+    if len(parts) >= 2 and parts[-1] in FORMATS:
+        return TraceSpec(Path(":".join(parts[:-1])), parts[-1], None)
+    path = Path(text)
+    lowered = path.name.lower()
+    if lowered.endswith(".oraclegeneral.bin") or lowered.endswith(".oraclegeneral"):
+        return TraceSpec(path, "oracle-general", None)
+    if lowered.endswith(".txt"):
+        return TraceSpec(path, "txt", None)
+    if lowered.endswith(".csv"):
+        return TraceSpec(path, "csv", None)
+    raise InputError(f"--trace {text}: cannot tell the format; write PATH:FORMAT[:COLUMNS], FORMAT in {FORMATS}")
+
+
+# Traces cachelab writes itself, replayed by both simulators: (file name, cachelab trace generate
+# arguments, format, columns). Zipf has independent requests; recipe-scroll has the scroll
+# model's reuse pattern and realistic photo sizes.
+GENERATED_TRACES = [
+    ("zipf.oracleGeneral.bin", ["--scenario", "zipf", "--requests", "200000", "--objects", "20000",
+                                "--alpha", "0.8", "--seed", "11"], "oracle-general", None),
+    ("zipf.csv", ["--scenario", "zipf", "--requests", "200000", "--objects", "20000", "--alpha", "0.8",
+                  "--seed", "11", "--format", "csv"], "csv", "time=1,id=2,size=3"),
+    ("recipe-scroll.oracleGeneral.bin", ["--scenario", "recipe-scroll", "--seed", "3"], "oracle-general", None),
+    ("recipe-scroll.csv", ["--scenario", "recipe-scroll", "--seed", "3", "--format", "csv"], "csv", "time=1,id=2,size=3"),
+]
+
+
+def generate_traces(binary: Path, directory: Path) -> list[TraceSpec]:
+    specs = []
+    for name, arguments, fmt, columns in GENERATED_TRACES:
+        path = directory / name
+        subprocess.run([str(binary), "trace", "generate", *arguments, "--out", str(path)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        progress(f"generated {path}")
+        specs.append(TraceSpec(path, fmt, columns))
+    return specs
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="scripts/conformance",
+        description="Compare cachelab's LRU/FIFO/LFU miss counts with libCacheSim 0.3.5's.",
+    )
+    parser.add_argument(
+        "--traces-dir", type=Path, default=DEFAULT_TRACES_DIR,
+        help=f"folder of the shared cloudPhysicsIO traces (default: {DEFAULT_TRACES_DIR})")
+    parser.add_argument(
+        "--trace", action="append", default=[], metavar="PATH[:FORMAT[:COLUMNS]]",
+        help="an extra trace; FORMAT is oracle-general, csv or txt (default: from the extension); "
+        "COLUMNS as cachelab's --columns, e.g. time=2,id=5,size=4 (required for csv)")
+    parser.add_argument("--only-extra", action="store_true", help="check only the --trace files, not the shared ones")
+    parser.add_argument(
+        "--no-generated", action="store_true",
+        help="skip the traces cachelab generates (zipf and recipe-scroll, in oracleGeneral and CSV form)")
+    parser.add_argument(
+        "--capacities", default=",".join(f"{p}%" for p in PERCENTS), metavar="C[,C...]",
+        help="capacities: N%% of each working set, or an absolute number of bytes/objects (default: %(default)s)")
+    parser.add_argument("--cachelab", type=Path, help="cachelab binary (default: build it in release mode)")
+    parser.add_argument("--reference-only", action="store_true", help="print libCacheSim's table; do not run cachelab")
+    parser.add_argument("--golden-swift", type=Path, metavar="FILE", help="write the reference rows as a Swift test")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="cachelab runs at once")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds allowed for one cachelab run")
+    parser.add_argument("--verbose", action="store_true", help="show libCacheSim's own log lines")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+
+    try:
+        specs: list[TraceSpec] = []
+        if not args.only_extra:
+            for name, fmt, columns, expected in DEFAULT_TRACES:
+                path = args.traces_dir / name
+                if not path.is_file():
+                    raise InputError(f"{path} is missing (give --traces-dir, or --only-extra with --trace)")
+                specs.append(TraceSpec(path, fmt, columns, expected))
+        specs += [parse_trace_argument(text) for text in args.trace]
+        binary = None
+        if not args.no_generated:
+            binary = args.cachelab or build_cachelab()
+            specs += generate_traces(binary, Path(tempfile.mkdtemp(prefix="cachelab-conformance-")))
+        if not specs:
+            raise InputError("no traces to check")
+
+        traces = []
+        for spec in specs:
+            if not spec.path.is_file():
+                raise InputError(f"{spec.path}: no such file")
+            trace = parse_trace(spec)
+            if not trace.ids:
+                raise InputError(f"{spec.path}: no requests")
+            objects, bytes_ = working_set(trace)
+            trace.unique_objects = objects
+            trace.working_set = {"bytes": bytes_, "unit": objects}
+            if spec.expected_working_set and (objects, bytes_) != spec.expected_working_set:
+                raise InputError(
+                    f"{spec.name}: working set {objects} objects / {bytes_} bytes, expected "
+                    f"{spec.expected_working_set[0]} / {spec.expected_working_set[1]}"
+                )
+            progress(f"{spec.name} ({spec.format}): {len(trace.ids)} requests, {objects} objects, {bytes_} bytes")
+            traces.append(trace)
+
+        capacities = [text.strip() for text in args.capacities.split(",") if text.strip()]
+        if not capacities or not all(re.fullmatch(r"[0-9]+%?", text) for text in capacities):
+            raise InputError(f"--capacities {args.capacities}: expected e.g. 1%,5%,10% or 4096")
+        rows = compute_reference(traces, capacities, args.verbose)
+        progress(f"reference done: {len(rows)} rows in {time.monotonic() - started:.1f} s")
+
+        if args.golden_swift:
+            shared = [row for row in rows if row.trace.spec.expected_working_set and row.percent is not None]
+            if len(shared) != len(rows):
+                progress("--golden-swift: rows of --trace files and absolute capacities are left out")
+            args.golden_swift.parent.mkdir(parents=True, exist_ok=True)
+            args.golden_swift.write_text(golden_swift(shared))
+            progress(f"wrote {args.golden_swift} ({len(shared)} rows)")
+
+        if args.reference_only:
+            print_table(rows, with_cachelab=False)
+            progress(f"finished in {time.monotonic() - started:.1f} s")
+            return 0
+
+        binary = binary or args.cachelab or build_cachelab()
+        if not binary.is_file():
+            raise InputError(f"{binary}: no such cachelab binary")
+        cachelab_started = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = {pool.submit(run_cachelab, binary, row, args.timeout): row for row in rows}
+            for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                future.result()
+                row = futures[future]
+                progress(
+                    f"cachelab {done}/{len(rows)} {row.trace.spec.name} {row.mode} {label(row.percent, row.capacity)} "
+                    f"{row.policy}: "
+                    f"{row.status}"
+                )
+        progress(f"cachelab runs done in {time.monotonic() - cachelab_started:.1f} s")
+    except InputError as error:
+        print(f"conformance: {error}", file=sys.stderr)
+        return 2
+
+    print_table(rows, with_cachelab=True)
+    bad = [row for row in rows if row.status != "OK"]
+    for row in bad:
+        print(
+            f"{row.status}: {row.trace.spec.name} {row.mode} {label(row.percent, row.capacity)} {row.policy}: "
+            f"{row.detail}",
+            file=sys.stderr,
+        )
+    ok = len(rows) - len(bad)
+    elapsed = time.monotonic() - started
+    summary = f"conformance: {ok} of {len(rows)} configurations give libCacheSim's miss count, {len(bad)} differ"
+    print(summary)
+    progress(f"finished in {elapsed:.1f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
