@@ -1,26 +1,19 @@
-/// A key a cache can index. `mixedHash` must spread keys over all 64 bits, cheaply: the
-/// simulator's index is an open-addressing table that takes the low bits of it.
+/// A key a cache can index. `hashBits` must differ between keys that differ, cheaply; the index
+/// spreads them itself (Fibonacci hashing: one multiply, then the top bits).
 public protocol CacheKey: Hashable, Sendable {
-    var mixedHash: UInt64 { get }
+    var hashBits: UInt64 { get }
 }
 
 extension UInt64: CacheKey {
-    /// MurmurHash3's 64-bit finalizer: two multiplies, no allocation, good avalanche.
+    /// The id itself: trace ids are already distinct, and the index's multiply spreads
+    /// sequential ids as well as random ones.
     @inlinable
-    public var mixedHash: UInt64 {
-        var h = self
-        h ^= h >> 33
-        h &*= 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33
-        h &*= 0xC4CE_B9FE_1A85_EC53
-        h ^= h >> 33
-        return h
-    }
+    public var hashBits: UInt64 { self }
 }
 
 extension String: CacheKey {
     // Strings key the real client's tiers (full image URLs), where a per-process seeded hash is
     // fine: the table's layout never leaks into results.
     @inlinable
-    public var mixedHash: UInt64 { UInt64(bitPattern: Int64(hashValue)) }
+    public var hashBits: UInt64 { UInt64(bitPattern: Int64(hashValue)) }
 }

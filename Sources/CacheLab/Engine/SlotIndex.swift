@@ -14,6 +14,8 @@ struct SlotIndex<Key: CacheKey> {
 
     private var buckets: SlotArray<Bucket>
     private var mask: Int
+    /// 64 − log2(bucket count): `home` keeps the product's top bits, the well-mixed ones.
+    private var shift: UInt64
     private(set) var count = 0
 
     init(minimumCapacity: Int) {
@@ -21,11 +23,13 @@ struct SlotIndex<Key: CacheKey> {
         while size < minimumCapacity * 2 { size <<= 1 }
         buckets = SlotArray(count: size, filling: Bucket(key: nil, slot: -1))
         mask = size - 1
+        shift = UInt64(64 - size.trailingZeroBitCount)
     }
 
+    // Fibonacci hashing (Knuth, TAOCP vol. 3, 6.4): multiply by 2^64 / φ, keep the top bits.
     @inline(__always)
     private func home(_ key: Key) -> Int {
-        Int(truncatingIfNeeded: key.mixedHash) & mask
+        Int(truncatingIfNeeded: (key.hashBits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
     /// The slot stored for `key`, or -1.
@@ -79,6 +83,7 @@ struct SlotIndex<Key: CacheKey> {
         let old = buckets
         buckets = SlotArray(count: old.count * 2, filling: Bucket(key: nil, slot: -1))
         mask = buckets.count - 1
+        shift -= 1
         count = 0
         for position in 0..<old.count where old[position].slot >= 0 {
             insert(old[position].key!, slot: old[position].slot)

@@ -7,27 +7,87 @@ public enum Replay {
     /// Every request is a lookup; a miss downloads the object and inserts it. App events are
     /// applied between requests: with a `.memory` tier a relaunch empties the cache.
     /// The per-request path allocates nothing once the cache has warmed up.
-    public static func simulate(_ trace: Trace, _ configuration: RunConfiguration) -> RunResult {
-        configuration.policy.withOrder(Simulation(trace: trace, configuration: configuration))
+    ///
+    /// - Parameter latency: record every request's modelled latency in an HdrHistogram (the
+    ///   default). Without it the result's latency is zero and the loop does only the cache's
+    ///   work, which is what libCacheSim's throughput figures measure.
+    public static func simulate(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool = true) -> RunResult {
+        if latency {
+            var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
+            var result = configuration.policy.withOrder(Simulation(trace: trace, configuration: configuration, recorder: &recorder))
+            result.latency = recorder.summary(requests: trace.count)
+            return result
+        }
+        var recorder = NoLatency()
+        return configuration.policy.withOrder(Simulation(trace: trace, configuration: configuration, recorder: &recorder))
     }
 }
 
-/// The replay loop, specialized per policy by `PolicyKind.withOrder`.
-struct Simulation: PolicyBody {
+/// What the replay loop does with each request's outcome, beyond counting it.
+protocol LatencyRecording {
+    mutating func hit(size: Int)
+    mutating func miss(size: Int)
+}
+
+/// Records nothing; compiled away.
+struct NoLatency: LatencyRecording {
+    @inline(__always) mutating func hit(size: Int) {}
+    @inline(__always) mutating func miss(size: Int) {}
+}
+
+/// Records the latency model's value for every request, in microseconds.
+struct HistogramRecorder: LatencyRecording {
+    let model: LatencyModel
+    // One hour in microseconds is far beyond any modelled request; 3 significant digits.
+    var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    // Kept alongside: the exact mean, cheaper than walking the histogram.
+    var sum = 0
+
+    init(_ model: LatencyModel) {
+        self.model = model
+        histogram.autoResize = true
+    }
+
+    @inline(__always)
+    mutating func hit(size: Int) {
+        let latency = model.hitMicroseconds(size: size)
+        sum &+= latency
+        histogram.record(UInt64(latency))
+    }
+
+    @inline(__always)
+    mutating func miss(size: Int) {
+        let latency = model.missMicroseconds(size: size)
+        sum &+= latency
+        histogram.record(UInt64(latency))
+    }
+
+    func summary(requests: Int) -> LatencySummary {
+        guard requests > 0 else { return LatencySummary() }
+        return LatencySummary(
+            p50: Double(histogram.valueAtPercentile(50)) / 1000,
+            p95: Double(histogram.valueAtPercentile(95)) / 1000,
+            p99: Double(histogram.valueAtPercentile(99)) / 1000,
+            mean: Double(sum) / Double(requests) / 1000)
+    }
+}
+
+/// The replay loop, specialized per policy by `PolicyKind.withOrder` and per recorder.
+struct Simulation<Recorder: LatencyRecording>: PolicyBody {
     let trace: Trace
     let configuration: RunConfiguration
+    let recorder: UnsafeMutablePointer<Recorder>
+
+    init(trace: Trace, configuration: RunConfiguration, recorder: UnsafeMutablePointer<Recorder>) {
+        self.trace = trace
+        self.configuration = configuration
+        self.recorder = recorder
+    }
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
         var result = RunResult(trace: trace.name, configuration: configuration)
-        let cache = Cache<UInt64, Void, Policy>(
-            configuration: result.cache, expectedCount: expectedEntries(result.cache))
-        let model = LatencyModel(network: configuration.network, tier: configuration.tier)
-        // One hour in microseconds is far beyond any modelled request; 3 significant digits.
-        var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-        histogram.autoResize = true
-
+        let cache = Cache<UInt64, Void, Policy>(configuration: result.cache, expectedCount: expectedEntries(result.cache))
         var hits = 0
-        var latencySum = 0  // microseconds; the exact mean, cheaper than walking the histogram
         var bytesHit = 0
         var bytesRequested = 0
         var position = 0
@@ -50,14 +110,10 @@ struct Simulation: PolicyBody {
                             if cache.value(forKey: key, at: now) != nil {
                                 hits &+= 1
                                 bytesHit &+= size
-                                let latency = model.hitMicroseconds(size: size)
-                                latencySum &+= latency
-                                histogram.record(UInt64(latency))
+                                recorder.pointee.hit(size: size)
                             } else {
-                                cache.insert((), forKey: key, size: size, at: now)
-                                let latency = model.missMicroseconds(size: size)
-                                latencySum &+= latency
-                                histogram.record(UInt64(latency))
+                                cache.insertAfterMiss((), forKey: key, size: size, at: now)
+                                recorder.pointee.miss(size: size)
                             }
                             position &+= 1
                         }
@@ -74,13 +130,6 @@ struct Simulation: PolicyBody {
         result.bytesDownloaded = bytesRequested - bytesHit
         result.evictions = cache.evictions
         result.expirations = cache.expirations
-        if histogram.totalCount > 0 {
-            result.latency = LatencySummary(
-                p50: Double(histogram.valueAtPercentile(50)) / 1000,
-                p95: Double(histogram.valueAtPercentile(95)) / 1000,
-                p99: Double(histogram.valueAtPercentile(99)) / 1000,
-                mean: Double(latencySum) / Double(trace.count) / 1000)
-        }
         return result
     }
 
@@ -94,13 +143,16 @@ struct Simulation: PolicyBody {
         }
     }
 
-    // Sizes the cache's storage for the most entries it can hold on this trace, so the replay
-    // does not grow it mid-run.
+    // Sizes the cache's storage for the entries it will typically hold: room for twice as many
+    // mean-sized objects as fit. Sizing for the smallest object instead would spread a small
+    // cache over a table many times larger than the CPU's caches; should the estimate be
+    // exceeded, the storage doubles (rarely, and never again once warm).
     private func expectedEntries(_ limits: CacheConfiguration) -> Int {
         guard trace.count > 0 else { return 16 }
         if limits.sizeMode == .unit { return min(limits.capacity, trace.count) + 1 }
-        var smallest = Int.max
-        for size in trace.sizes where size < smallest { smallest = size }
-        return min(limits.capacity / max(smallest, 1), trace.count) + 1
+        var total = 0
+        for size in trace.sizes { total &+= size }
+        let mean = max(total / trace.count, 1)
+        return min(limits.capacity / mean * 2, trace.count) + 16
     }
 }
