@@ -20,21 +20,28 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Policies to run, comma-separated, or 'all'.", valueName: "name[,name...]"))
     var policy = "lru"
 
-    @Option(help: ArgumentHelp(
-        "Capacity: bytes (4096), decimal (20MB) or binary (512KiB) units, an object count in unit mode, or a share of the trace's working set (10%). Comma-separated for several. Default: 512KiB for the built-in scenario (a quarter of its working set), 10% for a --trace.",
-        valueName: "size[,size...]"))
+    @Option(
+        help: ArgumentHelp(
+            "Capacity: bytes (4096), decimal (20MB) or binary (512KiB) units, an object count in unit mode, or a share of the trace's working set (10%). Comma-separated for several. Default: 512KiB for the built-in scenario (a quarter of its working set), 10% for a --trace.",
+            valueName: "size[,size...]"))
     var capacity: String?
 
     @Option(help: "Count capacity in bytes, or in objects (every object costs 1).")
     var sizeMode: SizeMode = .bytes
 
-    @Option(help: ArgumentHelp("Entry lifetime (300s, 5m, 12h, 7d); works with every policy. 'ttl' defaults to 300s.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Entry lifetime (300s, 5m, 12h, 7d); works with every policy. 'ttl' defaults to 300s.",
+            valueName: "duration"))
     var ttl: String?
 
     @Option(help: "Start the lifetime at insertion (fixed) or at the last use (sliding).")
     var ttlMode: TTLMode = .fixed
 
-    @Option(help: ArgumentHelp("On overflow, evict down to this fraction of the capacity (size: 0.7 as Nuke; Kingfisher and SDWebImage use 0.5).", valueName: "ratio"))
+    @Option(
+        help: ArgumentHelp(
+            "On overflow, evict down to this fraction of the capacity (size: 0.7 as Nuke; Kingfisher and SDWebImage use 0.5).",
+            valueName: "ratio"))
     var trimRatio: Double?
 
     @Option(help: ArgumentHelp("Trace file to replay (default: the built-in recipe-list scenario).", valueName: "path"))
@@ -55,7 +62,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seed of the built-in scenario.")
     var seed: UInt64 = 1
 
-    @Flag(inversion: .prefixedNo, help: "Model every request's latency (--no-latency skips it: about twice as fast on big traces; latency columns are then 0).")
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "Model every request's latency (--no-latency skips it for speed on big traces; the latency columns are then 0)."
+    )
     var latency = true
 
     @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
@@ -79,7 +90,9 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let loaded = try TraceLoading.load(path: trace, format: traceFormat, columns: columns, seed: seed)
         let statistics = TraceStatistics(loaded)
-        Output.status("trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes")
+        Output.status(
+            "trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes"
+        )
 
         var results: [RunResult] = []
         for capacitySpec in try capacities() {
@@ -92,7 +105,9 @@ struct RunCommand: ParsableCommand {
                 let result = Replay.simulate(loaded, configuration, latency: latency)
                 let seconds = Output.monotonicSeconds() - start
                 let rate = seconds > 0 ? Double(result.requests) / seconds / 1e6 : 0
-                Output.status("\(kind.rawValue) at \(capacity): replayed in \(Report.decimal(seconds * 1000, places: 1)) ms (\(Report.decimal(rate, places: 1)) M requests/s)")
+                Output.status(
+                    "\(kind.rawValue) at \(capacity): replayed in \(Report.decimal(seconds * 1000, places: 1)) ms (\(Report.decimal(rate, places: 1)) M requests/s)"
+                )
                 results.append(result)
             }
         }
@@ -105,7 +120,9 @@ struct RunCommand: ParsableCommand {
         if policy == "all" { return PolicyKind.allCases }
         return try policy.split(separator: ",").map { name in
             guard let kind = PolicyKind(rawValue: name.trimmingCharacters()) else {
-                throw ValidationError("unknown policy '\(name)'; choose from \(PolicyKind.allCases.map(\.rawValue).joined(separator: ", ")), or all")
+                throw ValidationError(
+                    "unknown policy '\(name)'; choose from \(PolicyKind.allCases.map(\.rawValue).joined(separator: ", ")), or all"
+                )
             }
             return kind
         }

@@ -35,7 +35,10 @@ struct GenerateTrace: ParsableCommand {
     @Option(help: ArgumentHelp("File to write.", valueName: "path"))
     var out: String
 
-    @Option(help: "Format to write. Default: cachelab's own (keeps URLs and events), or libCacheSim's txt or oracle-general when --out ends in .txt or .oracleGeneral.bin; libCacheSim's csv only when asked.")
+    @Option(
+        help:
+            "Format to write. Default: cachelab's own (keeps URLs and events), or libCacheSim's txt or oracle-general when --out ends in .txt or .oracleGeneral.bin; libCacheSim's csv only when asked."
+    )
     var format: TraceFormat?
 
     @Option(help: "zipf: number of requests.")

@@ -239,14 +239,16 @@ extension CacheCore {
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
         precondition(totalCost <= configuration.capacity, "Cache: totalCost \(totalCost) over capacity")
         let policySlots = policy.checkedSlots()
-        precondition(policySlots.count == live.count && Set(policySlots) == live,
-                     "Cache: policy holds \(policySlots.count) slots, index \(live.count)")
+        precondition(
+            policySlots.count == live.count && Set(policySlots) == live,
+            "Cache: policy holds \(policySlots.count) slots, index \(live.count)")
         if configuration.ttl != nil {
             expiryOrder.checkInvariants(in: expiryLinks, name: "Cache.expiryOrder")
             let ordered = expiryOrder.slots(in: expiryLinks)
             precondition(Set(ordered) == live, "Cache: expiry list and index disagree")
-            precondition(zip(ordered, ordered.dropFirst()).allSatisfy { entries[$0].expiry <= entries[$1].expiry },
-                         "Cache: expiry list out of order")
+            precondition(
+                zip(ordered, ordered.dropFirst()).allSatisfy { entries[$0].expiry <= entries[$1].expiry },
+                "Cache: expiry list out of order")
         }
         precondition(freeSlots.count + live.count == entries.count, "Cache: a slot leaked")
     }

@@ -16,7 +16,9 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
             self = .percentOfWorkingSet(percent)
             return
         }
-        self = .absolute(try Quantity.parse(trimmed, original: text, units: Quantity.byteUnits, expected: "a size like 20MB, 512KiB or 4096"))
+        self = .absolute(
+            try Quantity.parse(
+                trimmed, original: text, units: Quantity.byteUnits, expected: "a size like 20MB, 512KiB or 4096"))
     }
 
     /// The capacity in the units of `mode` for a trace with these statistics.
@@ -51,7 +53,8 @@ public enum Quantity {
         ("k", 1e3), ("m", 1e6), ("g", 1e9), ("t", 1e12), ("b", 1),
     ]
     static let durationUnits: [(String, Double)] = [
-        ("ms", 1), ("s", 1_000), ("m", 60_000), ("min", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000),
+        ("ms", 1), ("s", 1_000), ("m", 60_000), ("min", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+        ("w", 604_800_000),
     ]
 
     /// Parses a duration into milliseconds: `300s`, `5m`, `1.5h`, `7d`, `250ms`; a bare number is seconds.
@@ -68,7 +71,9 @@ public enum Quantity {
         return Int64(value)
     }
 
-    static func parse(_ text: String, original: String, units: [(String, Double)], expected: String) throws(QuantityError) -> Int {
+    static func parse(
+        _ text: String, original: String, units: [(String, Double)], expected: String
+    ) throws(QuantityError) -> Int {
         let lowered = text.lowercased()
         var number = Substring(lowered)
         var multiplier = 1.0

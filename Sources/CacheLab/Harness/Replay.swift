@@ -14,12 +14,14 @@ public enum Replay {
     public static func simulate(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool = true) -> RunResult {
         if latency {
             var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
-            var result = configuration.policy.withOrder(Simulation(trace: trace, configuration: configuration, recorder: &recorder))
+            var result = configuration.policy.withOrder(
+                Simulation(trace: trace, configuration: configuration, recorder: &recorder))
             result.latency = recorder.summary(requests: trace.count)
             return result
         }
         var recorder = NoLatency()
-        return configuration.policy.withOrder(Simulation(trace: trace, configuration: configuration, recorder: &recorder))
+        return configuration.policy.withOrder(
+            Simulation(trace: trace, configuration: configuration, recorder: &recorder))
     }
 }
 
@@ -86,7 +88,8 @@ struct Simulation<Recorder: LatencyRecording>: PolicyBody {
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
         var result = RunResult(trace: trace.name, configuration: configuration)
-        let cache = Cache<UInt64, Void, Policy>(configuration: result.cache, expectedCount: expectedEntries(result.cache))
+        let cache = Cache<UInt64, Void, Policy>(
+            configuration: result.cache, expectedCount: expectedEntries(result.cache))
         var hits = 0
         var bytesHit = 0
         var bytesRequested = 0

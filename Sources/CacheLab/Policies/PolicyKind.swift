@@ -16,7 +16,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .lru: "least recently used first (libCacheSim LRU)"
         case .fifo: "first inserted first; hits change nothing (libCacheSim FIFO)"
         case .lfu: "least frequently used first, ties least recent (libCacheSim LFU)"
-        case .size: "LRU that trims to a low-water mark when over the byte limit (disk caches)"
+        case .size: "LRU trimming to a low-water mark on overflow (disk caches)"
         case .ttl: "LRU with entries expiring a fixed time after insertion or last use"
         }
     }

@@ -22,7 +22,7 @@ public enum Report {
 
     /// A table for a terminal: one column per run, one row per measure.
     public static func table(_ results: [RunResult]) -> String {
-        var rows: [[String]] = [["", ] + results.map { $0.configuration.policy.rawValue }]
+        var rows: [[String]] = [[""] + results.map { $0.configuration.policy.rawValue }]
         func add(_ label: String, _ value: (RunResult) -> String) {
             rows.append([label] + results.map(value))
         }
@@ -31,7 +31,8 @@ public enum Report {
             result.cache.sizeMode == .unit ? "\(grouped(result.cache.capacity)) objects" : bytes(result.cache.capacity)
         }
         add("ttl") { result in
-            result.cache.ttl.map { "\(decimal(Double($0) / 1000, places: 0)) s \(result.cache.ttlMode.rawValue)" } ?? "none"
+            result.cache.ttl.map { "\(decimal(Double($0) / 1000, places: 0)) s \(result.cache.ttlMode.rawValue)" }
+                ?? "none"
         }
         add("trim to") { decimal($0.cache.trimRatio * 100, places: 0) + "% of capacity" }
         add("network / tier") { "\($0.configuration.network.rawValue) / \($0.configuration.tier.rawValue)" }

@@ -23,8 +23,12 @@ public struct RecipeCatalog: Sendable, Equatable {
             let photoFolder = Self.uuid(&random)
             return Recipe(
                 uuid: recipeUUID,
-                small: Photo(url: "\(origin)/photos/\(photoFolder)/small.jpg", size: Int.random(in: 8_000...14_000, using: &random)),
-                large: Photo(url: "\(origin)/photos/\(photoFolder)/large.jpg", size: Int.random(in: 60_000...140_000, using: &random)))
+                small: Photo(
+                    url: "\(origin)/photos/\(photoFolder)/small.jpg",
+                    size: Int.random(in: 8_000...14_000, using: &random)),
+                large: Photo(
+                    url: "\(origin)/photos/\(photoFolder)/large.jpg",
+                    size: Int.random(in: 60_000...140_000, using: &random)))
         }
     }
 

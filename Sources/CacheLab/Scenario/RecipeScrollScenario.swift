@@ -88,7 +88,8 @@ public struct RecipeScrollScenario: Sendable, Equatable {
                 } else {
                     // Open a visible recipe, read it for a while, come back.
                     let visible = max(min(window - 2 * prefetch, catalog.recipes.count - top), 1)
-                    let recipe = catalog.recipes[min(top + Int.random(in: 0..<visible, using: &random), catalog.recipes.count - 1)]
+                    let recipe = catalog.recipes[
+                        min(top + Int.random(in: 0..<visible, using: &random), catalog.recipes.count - 1)]
                     now += 300
                     request(recipe.large)
                     now += Int64.random(in: 20_000...120_000, using: &random)

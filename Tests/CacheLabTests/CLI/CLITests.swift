@@ -80,7 +80,9 @@ struct CLITests {
         let fromFile = try Binary.run(["run", "--trace", path, "--capacity", "512KiB", "--format", "csv"])
         let builtIn = try Binary.run(["run", "--seed", "5", "--format", "csv"])
         // Same requests, same counts; only the trace name differs.
-        func counts(_ csv: String) -> [Substring] { csv.split(separator: "\n")[1].split(separator: ",").dropFirst().map { $0 } }
+        func counts(_ csv: String) -> [Substring] {
+            csv.split(separator: "\n")[1].split(separator: ",").dropFirst().map { $0 }
+        }
         #expect(counts(fromFile.stdout) == counts(builtIn.stdout))
     }
 }
@@ -100,7 +102,8 @@ enum Binary {
             let candidate = directory.appendingPathComponent("cachelab")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cachelab")
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "cachelab")
     }
 
     static func run(_ arguments: [String]) throws -> Output {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CacheLab
 
 /// Rules every policy must keep, checked for each registered policy with invariants verified
@@ -38,7 +39,8 @@ struct ContractTests {
 
     @Test(arguments: PolicyKind.allCases, [SizeMode.bytes, .unit])
     func randomWorkloadKeepsEveryInvariant(kind: PolicyKind, mode: SizeMode) {
-        let cache = Fixtures.makeCache(kind, capacity: mode == .unit ? 20 : 2_000, sizeMode: mode, ttl: kind == .ttl ? 50 : nil)
+        let cache = Fixtures.makeCache(
+            kind, capacity: mode == .unit ? 20 : 2_000, sizeMode: mode, ttl: kind == .ttl ? 50 : nil)
         var random = SplitMix64(seed: 42)
         var hits = 0
         for step in 0..<3_000 {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CacheLab
 
 @Suite("Sizes and durations as people write them")
@@ -29,7 +30,11 @@ struct QuantityTests {
         #expect(throws: QuantityError.self) { try CapacitySpec(parsing: text) }
     }
 
-    @Test(arguments: [("300s", 300_000), ("5m", 300_000), ("1.5h", 5_400_000), ("7d", 604_800_000), ("250ms", 250), ("60", 60_000)] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("300s", 300_000), ("5m", 300_000), ("1.5h", 5_400_000), ("7d", 604_800_000), ("250ms", 250),
+            ("60", 60_000),
+        ] as [(String, Int64)])
     func parsesDurations(text: String, milliseconds: Int64) throws {
         #expect(try Quantity.milliseconds(parsing: text) == milliseconds)
     }

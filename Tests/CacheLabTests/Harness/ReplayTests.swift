@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CacheLab
 
 @Suite("Simulated replay")
@@ -43,7 +44,8 @@ struct ReplayTests {
         var trace = Trace(name: "two")
         trace.append(time: 0, key: 7, size: 50_000)
         trace.append(time: 1, key: 7, size: 50_000)
-        let result = Replay.simulate(trace, RunConfiguration(policy: .lru, capacity: 100_000, network: .wifi, tier: .memory))
+        let result = Replay.simulate(
+            trace, RunConfiguration(policy: .lru, capacity: 100_000, network: .wifi, tier: .memory))
         #expect(abs(result.latency.p99 - 28.0) < 0.03)
         #expect(abs(result.latency.p50 - 0.05) < 0.001)
         #expect(abs(result.latency.mean - 14.025) < 0.02)
@@ -95,8 +97,11 @@ struct RecipeScrollScenarioTests {
         for position in 0..<trace.count {
             let url = names[Int(trace.keys[position])]
             let size = trace.sizes[position]
-            if url.hasSuffix("/small.jpg") { #expect((8_000...14_000).contains(size)) }
-            else { #expect(url.hasSuffix("/large.jpg") && (60_000...140_000).contains(size)) }
+            if url.hasSuffix("/small.jpg") {
+                #expect((8_000...14_000).contains(size))
+            } else {
+                #expect(url.hasSuffix("/large.jpg") && (60_000...140_000).contains(size))
+            }
         }
         // Each session starts after a relaunch, except the first; time never goes backwards.
         #expect(trace.events.allSatisfy { $0.kind == .relaunch })

@@ -1,11 +1,14 @@
 import Testing
+
 @testable import CacheLab
 
 @Suite("Reports")
 struct ReportTests {
     @Test func theCSVHeaderHoldsTheDocumentedColumnsInOrder() {
-        let required = ["policy", "capacity_bytes", "requests", "hits", "misses", "hit_ratio", "bytes_requested",
-                        "bytes_hit", "byte_hit_ratio", "bytes_saved", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms"]
+        let required = [
+            "policy", "capacity_bytes", "requests", "hits", "misses", "hit_ratio", "bytes_requested",
+            "bytes_hit", "byte_hit_ratio", "bytes_saved", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms",
+        ]
         let header = Report.csvHeader.split(separator: ",").map(String.init)
         for column in required { #expect(header.contains(column)) }
         let positions = required.compactMap { header.firstIndex(of: $0) }
@@ -29,7 +32,10 @@ struct ReportTests {
         #expect(value["ttl_s"] == "")
     }
 
-    @Test(arguments: [(0.5, 3, "0.500"), (1.23456, 2, "1.23"), (-0.004, 2, "0.00"), (-2.5, 1, "-2.5"), (1234.0, 0, "1234"), (0.0999, 3, "0.100")])
+    @Test(arguments: [
+        (0.5, 3, "0.500"), (1.23456, 2, "1.23"), (-0.004, 2, "0.00"), (-2.5, 1, "-2.5"), (1234.0, 0, "1234"),
+        (0.0999, 3, "0.100"),
+    ])
     func decimalsAreFixedAndLocaleFree(value: Double, places: Int, text: String) {
         #expect(Report.decimal(value, places: places) == text)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CacheLab
 
 /// Each policy's own eviction order, on hand-computed sequences (unit mode, capacity 3).

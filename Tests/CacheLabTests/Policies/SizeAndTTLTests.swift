@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CacheLab
 
 @Suite("size: trimming to a low-water mark")

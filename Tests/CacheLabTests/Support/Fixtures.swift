@@ -11,8 +11,10 @@ enum Fixtures {
         ttlMode: TTLMode = .fixed,
         trimRatio: Double? = nil
     ) -> any CheckedCache {
-        kind.withOrder(MakeChecked(configuration: kind.configuration(
-            capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)))
+        kind.withOrder(
+            MakeChecked(
+                configuration: kind.configuration(
+                    capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)))
     }
 
     struct MakeChecked: PolicyBody {
