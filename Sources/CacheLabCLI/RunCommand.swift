@@ -97,6 +97,12 @@ struct RunCommand: ParsableCommand {
         var results: [RunResult] = []
         for capacitySpec in try capacities() {
             let capacity = capacitySpec.resolved(for: statistics, mode: sizeMode)
+            guard capacity > 0 else {
+                let unit = sizeMode == .unit ? "objects" : "bytes"
+                throw CLIError(
+                    "--capacity \(capacitySpec) of this trace's working set (\(statistics.workingSet(in: sizeMode)) \(unit)) is 0 \(unit); give a larger share or an absolute capacity"
+                )
+            }
             for kind in try policies() {
                 let configuration = RunConfiguration(
                     policy: kind, capacity: capacity, sizeMode: sizeMode, ttl: try ttlMilliseconds(),

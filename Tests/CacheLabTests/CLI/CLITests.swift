@@ -72,6 +72,12 @@ struct CLITests {
         #expect(output.stderr.contains(expected))
     }
 
+    @Test func aShareOfTheWorkingSetThatRoundsToNothingIsAnError() throws {
+        let output = try Binary.run(["run", "--size-mode", "unit", "--capacity", "1%"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("is 0 objects"))
+    }
+
     @Test func generatedTracesRoundTripThroughTheBinary() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-\(UUID()).csv").path
         defer { try? FileManager.default.removeItem(atPath: path) }
