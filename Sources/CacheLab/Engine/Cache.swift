@@ -74,6 +74,8 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 /// The engine's state and logic; see `Cache`.
 struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     let configuration: CacheConfiguration
+    /// `configuration.lowWaterMark`, computed once.
+    private let lowWaterMark: Int
     private(set) var totalCost = 0
     /// Entries evicted to make room.
     private(set) var evictions = 0
@@ -100,6 +102,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     init(configuration: CacheConfiguration, expectedCount: Int) {
         self.configuration = configuration
+        self.lowWaterMark = configuration.lowWaterMark
         self.policy = Policy(configuration: configuration)
         self.index = SlotIndex(minimumCapacity: max(expectedCount, 16))
         reserveSlots(max(expectedCount, 16))
@@ -189,7 +192,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             if totalCost + cost <= configuration.capacity { return }
         }
         // An entry too big for the low-water mark still fits under the capacity: trim just enough.
-        let lowWater = configuration.lowWaterMark
+        let lowWater = lowWaterMark
         let target = cost > lowWater ? configuration.capacity : lowWater
         while totalCost + cost > target, count > 0 {
             let victim = policy.evict()
