@@ -47,20 +47,13 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Trace file to replay (default: the built-in recipe-list scenario).", valueName: "path"))
     var trace: String?
 
-    @Option(help: "Trace format; inferred from the file name when omitted (.oracleGeneral.bin, .txt, .csv).")
-    var traceFormat: TraceFormat?
-
-    @Option(help: ArgumentHelp("Columns of a libCacheSim CSV trace, 1-based.", valueName: "time=N,id=N,size=N"))
-    var columns: String?
+    @OptionGroup var reading: TraceReadingOptions
 
     @Option(help: "Network profile of the latency model.")
     var network: NetworkProfile = .wifi
 
     @Option(help: "Which cache tier the run models: disk survives relaunches, memory is emptied by them.")
     var tier: TierKind = .disk
-
-    @Option(help: "Seed of the built-in scenario.")
-    var seed: UInt64 = 1
 
     @Flag(
         inversion: .prefixedNo,
@@ -79,7 +72,7 @@ struct RunCommand: ParsableCommand {
         if let trimRatio, !(trimRatio > 0 && trimRatio <= 1) {
             throw ValidationError("--trim-ratio must be greater than 0 and at most 1, e.g. 0.7")
         }
-        if columns != nil, trace == nil {
+        if reading.columns != nil, trace == nil {
             throw ValidationError("--columns applies to a --trace in libCacheSim's CSV format")
         }
         _ = try policies()
@@ -88,7 +81,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try TraceLoading.load(path: trace, format: traceFormat, columns: columns, seed: seed)
+        let loaded = try reading.load(path: trace)
         let statistics = TraceStatistics(loaded)
         Output.status(
             "trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes"

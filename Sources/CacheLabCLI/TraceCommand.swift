@@ -83,17 +83,10 @@ struct TraceStats: ParsableCommand {
     @Argument(help: ArgumentHelp("Trace file (default: the built-in scenario).", valueName: "path"))
     var path: String?
 
-    @Option(help: "Trace format; inferred from the file name when omitted.")
-    var traceFormat: TraceFormat?
-
-    @Option(help: ArgumentHelp("Columns of a libCacheSim CSV trace, 1-based.", valueName: "time=N,id=N,size=N"))
-    var columns: String?
-
-    @Option(help: "Seed of the built-in scenario.")
-    var seed: UInt64 = 1
+    @OptionGroup var reading: TraceReadingOptions
 
     func run() throws {
-        let trace = try TraceLoading.load(path: path, format: traceFormat, columns: columns, seed: seed)
+        let trace = try reading.load(path: path)
         let statistics = TraceStatistics(trace)
         let rows = [
             ["trace", trace.name],

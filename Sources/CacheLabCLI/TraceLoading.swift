@@ -1,4 +1,26 @@
+import ArgumentParser
 import CacheLab
+
+/// How to read a trace file, or which built-in scenario to make: shared by every command that
+/// replays or inspects a trace.
+struct TraceReadingOptions: ParsableArguments {
+    @Option(help: "Trace format; inferred from the file name when omitted (.oracleGeneral.bin, .txt, .csv).")
+    var traceFormat: TraceFormat?
+
+    @Option(help: ArgumentHelp("Columns of a libCacheSim CSV trace, 1-based.", valueName: "time=N,id=N,size=N"))
+    var columns: String?
+
+    @Option(help: "Seed of the built-in scenario (used when no trace file is given).")
+    var seed: UInt64 = 1
+
+    /// The trace at `path`, or the built-in scenario when `path` is nil.
+    func load(path: String?) throws -> Trace {
+        if columns != nil, path == nil {
+            throw ValidationError("--columns applies to a trace file in libCacheSim's CSV format")
+        }
+        return try TraceLoading.load(path: path, format: traceFormat, columns: columns, seed: seed)
+    }
+}
 
 /// Loads the trace a command asked for: a file, or the built-in scenario.
 enum TraceLoading {
