@@ -637,8 +637,8 @@ GENERATED_TRACES = [
                                 "--alpha", "0.8", "--seed", "11"], "oracle-general", None),
     ("zipf.csv", ["--scenario", "zipf", "--requests", "200000", "--objects", "20000", "--alpha", "0.8",
                   "--seed", "11", "--format", "csv"], "csv", "time=1,id=2,size=3"),
-    ("recipe-scroll.oracleGeneral.bin", ["--scenario", "recipe-scroll", "--seed", "3"], "oracle-general", None),
-    ("recipe-scroll.csv", ["--scenario", "recipe-scroll", "--seed", "3", "--format", "csv"], "csv", "time=1,id=2,size=3"),
+    ("flinger.oracleGeneral.bin", ["--scenario", "flinger", "--seed", "3"], "oracle-general", None),
+    ("mixed-population.csv", ["--scenario", "mixed-population", "--seed", "3", "--format", "csv"], "csv", "time=1,id=2,size=3"),
 ]
 
 

@@ -10,22 +10,22 @@ struct TraceReadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Columns of a libCacheSim CSV trace, 1-based.", valueName: "time=N,id=N,size=N"))
     var columns: String?
 
-    @Option(help: "Seed of the built-in scenario (used when no trace file is given).")
-    var seed: UInt64 = 1
+    /// The generated scenario to replay when no trace file is given.
+    @OptionGroup(title: "Generated scenario (when no trace file is given)") var generator: ScenarioOptions
 
     /// The trace at `path`, or the built-in scenario when `path` is nil.
     func load(path: String?) throws -> Trace {
         if columns != nil, path == nil {
             throw ValidationError("--columns applies to a trace file in libCacheSim's CSV format")
         }
-        return try TraceLoading.load(path: path, format: traceFormat, columns: columns, seed: seed)
+        guard let path else { return try generator.makeTrace() }
+        return try TraceLoading.load(path: path, format: traceFormat, columns: columns)
     }
 }
 
 /// Loads the trace a command asked for: a file, or the built-in scenario.
 enum TraceLoading {
-    static func load(path: String?, format: TraceFormat?, columns: String?, seed: UInt64) throws -> Trace {
-        guard let path else { return RecipeScrollScenario(seed: seed).makeTrace() }
+    static func load(path: String, format: TraceFormat?, columns: String?) throws -> Trace {
         do {
             let spec = try columns.map { text throws(TraceError) in try CSVColumns(parsing: text) }
             let start = Output.monotonicSeconds()

@@ -53,7 +53,7 @@ struct ReplayTests {
 
     @Test(arguments: PolicyKind.allCases)
     func theSameTraceAndConfigurationGiveTheSameCounts(kind: PolicyKind) {
-        let trace = RecipeScrollScenario(seed: 7).makeTrace()
+        let trace = ScrollScenario.named("daily-reader", seed: 7)!.makeTrace()
         let configuration = RunConfiguration(policy: kind, capacity: 300_000)
         let first = Replay.simulate(trace, configuration)
         let second = Replay.simulate(trace, configuration)
@@ -83,47 +83,21 @@ struct ReplayTests {
     }
 }
 
-@Suite("The built-in recipe-list scenario")
-struct RecipeScrollScenarioTests {
-    @Test func theSameSeedGivesTheSameTraceAndAnotherSeedAnother() {
-        #expect(RecipeScrollScenario(seed: 3).makeTrace() == RecipeScrollScenario(seed: 3).makeTrace())
-        #expect(RecipeScrollScenario(seed: 3).makeTrace() != RecipeScrollScenario(seed: 4).makeTrace())
-    }
-
-    @Test func photosAreKeyedByTheirWholeURLWithRealisticSizes() throws {
-        let trace = RecipeScrollScenario(seed: 1).makeTrace()
-        let names = try #require(trace.keyNames)
-        #expect(Set(names).count == names.count)
-        for position in 0..<trace.count {
-            let url = names[Int(trace.keys[position])]
-            let size = trace.sizes[position]
-            if url.hasSuffix("/small.jpg") {
-                #expect((8_000...14_000).contains(size))
-            } else {
-                #expect(url.hasSuffix("/large.jpg") && (60_000...140_000).contains(size))
-            }
-        }
-        // Each session starts after a relaunch, except the first; time never goes backwards.
-        #expect(trace.events.allSatisfy { $0.kind == .relaunch })
-        #expect(trace.events.count >= 10)
-        #expect(zip(trace.times, trace.times.dropFirst()).allSatisfy { $0 <= $1 })
-    }
-
-    @Test func aSessionStartsByRequestingTheRowsInTheFirstWindow() {
-        let scenario = RecipeScrollScenario(seed: 1)
-        let trace = scenario.makeTrace()
-        let catalog = RecipeCatalog(count: scenario.recipes, seed: scenario.seed)
-        let window = scenario.visibleRows + scenario.prefetchRows
-        let firstURLs = (0..<window).map { trace.keyNames![Int(trace.keys[$0])] }
-        #expect(firstURLs == catalog.recipes.prefix(window).map(\.small.url))
-    }
-
+@Suite("The generated catalog")
+struct CatalogTimelineTests {
     @Test func theCatalogHasTheAPIShape() {
-        let catalog = RecipeCatalog(seed: 1)
-        #expect(catalog.recipes.count == 63)
-        for recipe in catalog.recipes {
-            #expect(!recipe.small.url.contains(recipe.uuid))  // the photo folder is not the recipe uuid
-            #expect(recipe.small.url.dropLast("small.jpg".count) == recipe.large.url.dropLast("large.jpg".count))
+        let catalog = CatalogTimeline(recipes: 63, days: 1, seed: 1)
+        let snapshot = catalog.snapshot(onDay: 0)
+        #expect(snapshot.order.count == 63)
+        for recipe in snapshot.order {
+            let small = catalog.photoURLs[Int(snapshot.smallPhoto[Int(recipe)])]
+            let large = catalog.photoURLs[Int(snapshot.largePhoto[Int(recipe)])]
+            // One photo folder per recipe, holding small.jpg and large.jpg: key by the whole URL.
+            #expect(small.hasSuffix("/small.jpg") && large.hasSuffix("/large.jpg"))
+            #expect(small.dropLast("small.jpg".count) == large.dropLast("large.jpg".count))
+            #expect((8_000...14_000).contains(catalog.photoSizes[Int(snapshot.smallPhoto[Int(recipe)])]))
+            #expect((60_000...140_000).contains(catalog.photoSizes[Int(snapshot.largePhoto[Int(recipe)])]))
         }
+        #expect(Set(catalog.photoURLs).count == catalog.photoURLs.count)
     }
 }

@@ -1,0 +1,28 @@
+/// The screen a list is shown on: how tall the viewport and the rows are, and how many rows
+/// beyond each edge a lazy stack prepares in advance.
+public struct Device: Sendable, Equatable {
+    public var name: String
+    /// Height of the list's visible area, in points (the screen minus bars).
+    public var viewportHeight: Double
+    /// Height of one row (photo, name and cuisine), in points.
+    public var rowHeight: Double
+    /// Rows beyond each edge of the viewport whose photos are requested before they show.
+    public var prefetchRows: Int
+
+    public init(name: String, viewportHeight: Double, rowHeight: Double, prefetchRows: Int) {
+        precondition(viewportHeight > 0 && rowHeight > 0 && prefetchRows >= 0, "a device needs positive sizes")
+        self.name = name
+        self.viewportHeight = viewportHeight
+        self.rowHeight = rowHeight
+        self.prefetchRows = prefetchRows
+    }
+
+    /// A 6.1-inch phone: 852 pt tall, about 700 pt of list between the navigation and tab bars.
+    public static let phone = Device(name: "phone", viewportHeight: 700, rowHeight: 110, prefetchRows: 2)
+    /// A 4.7-inch phone: 667 pt tall, about 540 pt of list.
+    public static let smallPhone = Device(name: "small-phone", viewportHeight: 540, rowHeight: 100, prefetchRows: 1)
+    /// An 11-inch tablet in portrait: 1194 pt tall, about 1050 pt of list.
+    public static let tablet = Device(name: "tablet", viewportHeight: 1_050, rowHeight: 120, prefetchRows: 3)
+
+    public static let all: [Device] = [.phone, .smallPhone, .tablet]
+}

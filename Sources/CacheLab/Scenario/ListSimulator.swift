@@ -1,0 +1,232 @@
+/// One person's app, simulated: a lazy list on a device, moved by the person's gestures over
+/// days of sessions, writing a request whenever a row's photo is needed.
+///
+/// The lazy stack's rule: a row's small photo is requested when the row comes within
+/// `device.prefetchRows` rows of the viewport, once per appearance (leaving that band and coming
+/// back is a new appearance); rows never reached are never requested. Opening a recipe requests
+/// its large photo; going back requests nothing (the list's rows are still there).
+/// A session after a long gap starts with a relaunch (the list at the top, memory caches empty);
+/// after a short one the app comes back from the background as it was.
+struct ListSimulator {
+    /// What one person requested, by photo id; events keep their position among the requests.
+    struct Output {
+        var times: [Int64] = []
+        var photos: [Int32] = []
+        var events: [TraceEvent] = []
+    }
+
+    /// An app left in the background longer than this is gone: the next session is a relaunch.
+    static let backgroundSurvival = 30.0 * 60
+    /// UIScrollView's normal deceleration: velocity × 0.998 per millisecond.
+    static let decelerationPerFrame = 0.967_171
+    static let frame = 1.0 / 60
+
+    let device: Device
+    let persona: Persona
+    let timeline: CatalogTimeline
+    var random: SplitMix64
+    var output = Output()
+
+    /// Seconds of trace time.
+    private var now = 0.0
+    private(set) var rows: [Int32] = []
+    private var snapshot: CatalogTimeline.Snapshot
+    private(set) var offset = 0.0
+    private var window = 0..<0
+
+    init(device: Device, persona: Persona, timeline: CatalogTimeline, seed: UInt64) {
+        self.device = device
+        self.persona = persona
+        self.timeline = timeline
+        self.random = SplitMix64(seed: seed)
+        self.snapshot = timeline.snapshot(onDay: 0)
+    }
+
+    /// Runs the person's sessions over `days` days.
+    mutating func run(days: Int) {
+        var activeDay = Int(random.next() % UInt64(persona.daysBetweenActiveDays.upperBound))
+        var lastSessionEnd: Double?
+        while activeDay < days {
+            let sessions = Int.random(in: persona.sessionsPerDay, using: &random)
+            // Session starts spread over the waking day (7:00 to 23:00), in order.
+            let starts = (0..<sessions).map { _ in Double.random(in: 7 * 3_600..<23 * 3_600, using: &random) }.sorted()
+            for start in starts {
+                let startTime = max(Double(activeDay) * 86_400 + start, now + 60)
+                now = startTime
+                if let end = lastSessionEnd, startTime - end < Self.backgroundSurvival {
+                    record(.foreground)
+                } else {
+                    if lastSessionEnd != nil { record(.relaunch) }
+                    launch(day: activeDay)
+                }
+                let gestures = Int.random(in: persona.gesturesPerSession, using: &random)
+                for _ in 0..<gestures {
+                    perform(nextGesture())
+                    now += Double.random(in: 1...8, using: &random)
+                }
+                record(.background)
+                lastSessionEnd = now
+            }
+            activeDay += Int.random(in: persona.daysBetweenActiveDays, using: &random)
+        }
+    }
+
+    // MARK: - Gestures
+
+    enum Gesture: CaseIterable {
+        case read, fling, bounce, jumpToTop, search, open
+    }
+
+    private mutating func nextGesture() -> Gesture {
+        let mix = persona.mix
+        let weights = [mix.read, mix.fling, mix.bounce, mix.jumpToTop, mix.search, mix.open]
+        return Gesture.allCases[CatalogTimeline.weightedIndex(weights, &random)]
+    }
+
+    mutating func perform(_ gesture: Gesture) {
+        switch gesture {
+        case .read:
+            read(rows: Double.random(in: 1...6, using: &random))
+        case .fling:
+            // Mostly down; up now and then when not at the top.
+            let up = offset > 0 && random.nextUnit() < 0.2
+            fling(velocity: Double.random(in: persona.flingVelocity, using: &random) * (up ? -1 : 1))
+        case .bounce:
+            fling(velocity: Double.random(in: persona.flingVelocity, using: &random))
+            now += Double.random(in: 0.5...3, using: &random)
+            while offset > 0 { fling(velocity: -persona.flingVelocity.upperBound) }
+        case .jumpToTop:
+            jumpToTop()
+        case .search:
+            search()
+        case .open:
+            openRecipe()
+        }
+    }
+
+    /// A slow steady scroll down by `rows` rows at the person's reading speed.
+    private mutating func read(rows count: Double) {
+        let speed = Double.random(in: persona.readSpeed, using: &random)
+        var remaining = count * device.rowHeight
+        while remaining > 0, offset < maxOffset {
+            // Jump straight to the next offset where the window's edges cross a row boundary:
+            // nothing else can change what is requested.
+            let step = min(distanceToNextBoundary(), remaining, maxOffset - offset)
+            remaining -= step
+            now += step / speed
+            move(to: offset + step)
+        }
+    }
+
+    /// A flick with `velocity` (points per second, negative is up) that decelerates frame by frame.
+    private mutating func fling(velocity initial: Double) {
+        var velocity = initial
+        while abs(velocity) > 10 {
+            let target = offset + velocity * Self.frame
+            now += Self.frame
+            move(to: target)
+            if offset <= 0 || offset >= maxOffset { break }
+            velocity *= Self.decelerationPerFrame
+        }
+    }
+
+    /// A tap on the status bar: a 0.3 s ease-out animation to the top, drawn frame by frame, so
+    /// on a long list the rows between frames are never drawn.
+    mutating func jumpToTop() {
+        let start = offset
+        let frames = 18
+        for index in 1...frames {
+            let progress = Double(index) / Double(frames)
+            let eased = 1 - (1 - progress) * (1 - progress) * (1 - progress)
+            now += Self.frame
+            move(to: start * (1 - eased))
+        }
+    }
+
+    /// Filters by a cuisine: the list shows only those recipes, from the top; reads a little,
+    /// maybe opens one, then clears the filter (the full list, from the top).
+    private mutating func search() {
+        let wanted = UInt8(CatalogTimeline.weightedIndex(CatalogTimeline.cuisineWeights, &random))
+        now += Double.random(in: 1...4, using: &random)  // typing
+        show(snapshot.order.filter { timeline.cuisine[Int($0)] == wanted })
+        read(rows: Double.random(in: 0...3, using: &random))
+        if random.nextUnit() < 0.5 { openRecipe() }
+        now += Double.random(in: 1...3, using: &random)
+        show(snapshot.order)
+    }
+
+    /// Opens a recipe shown in the viewport, reads it, comes back.
+    mutating func openRecipe() {
+        let first = Int((offset / device.rowHeight).rounded(.down))
+        let last = min(Int(((offset + device.viewportHeight) / device.rowHeight).rounded(.up)), rows.count)
+        guard first < last else { return }
+        let recipe = rows[Int.random(in: first..<last, using: &random)]
+        now += 0.3
+        request(snapshot.largePhoto[Int(recipe)])
+        now += Double.random(in: persona.secondsOnRecipe, using: &random)
+    }
+
+    // MARK: - The lazy list
+
+    private var maxOffset: Double { max(Double(rows.count) * device.rowHeight - device.viewportHeight, 0) }
+
+    /// The app starts: today's catalog, the list at the top.
+    mutating func launch(day: Int) {
+        snapshot = timeline.snapshot(onDay: day)
+        show(snapshot.order)
+    }
+
+    /// Replaces the list's rows and scrolls to the top: every row then in the band is a new appearance.
+    private mutating func show(_ newRows: [Int32]) {
+        rows = newRows
+        offset = 0
+        window = 0..<0
+        move(to: 0)
+    }
+
+    /// Rows that intersect the viewport widened by the prefetch margin, at `offset`.
+    func band(at offset: Double) -> Range<Int> {
+        let margin = Double(device.prefetchRows) * device.rowHeight
+        let first = max(Int(((offset - margin) / device.rowHeight).rounded(.down)), 0)
+        let end = min(Int(((offset + device.viewportHeight + margin) / device.rowHeight).rounded(.up)), rows.count)
+        return first < end ? first..<end : first..<first
+    }
+
+    private func distanceToNextBoundary() -> Double {
+        let margin = Double(device.prefetchRows) * device.rowHeight
+        let height = device.rowHeight
+        let top = offset - margin
+        let bottom = offset + device.viewportHeight + margin
+        let nextTop = ((top / height).rounded(.down) + 1) * height - top
+        let nextBottom = ((bottom / height).rounded(.down) + 1) * height - bottom
+        return max(min(nextTop, nextBottom), 1e-6)
+    }
+
+    /// Scrolls to `target` (clamped) and requests the photo of every row that entered the band,
+    /// in the order they come into view.
+    mutating func move(to target: Double) {
+        offset = min(max(target, 0), maxOffset)
+        let new = band(at: offset)
+        if window.isEmpty {
+            for row in new { request(snapshot.smallPhoto[Int(rows[row])]) }
+        } else {
+            // Rows entering at the top edge show bottom-up; at the bottom edge, top-down.
+            let aboveEnd = max(min(new.upperBound, window.lowerBound), new.lowerBound)
+            for row in (new.lowerBound..<aboveEnd).reversed() { request(snapshot.smallPhoto[Int(rows[row])]) }
+            let belowStart = min(max(new.lowerBound, window.upperBound), new.upperBound)
+            for row in belowStart..<new.upperBound { request(snapshot.smallPhoto[Int(rows[row])]) }
+        }
+        window = new
+    }
+
+    private mutating func request(_ photo: Int32) {
+        output.times.append(milliseconds)
+        output.photos.append(photo)
+    }
+
+    private mutating func record(_ kind: TraceEvent.Kind) {
+        output.events.append(TraceEvent(position: output.photos.count, time: milliseconds, kind: kind))
+    }
+
+    private var milliseconds: Int64 { Int64((now * 1_000).rounded(.down)) }
+}

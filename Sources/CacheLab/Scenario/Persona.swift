@@ -1,0 +1,86 @@
+/// How one kind of person uses the list: which gestures, how often, how fast, how many sessions.
+public struct Persona: Sendable, Equatable {
+    /// Relative weights of the gestures a session is made of.
+    public struct GestureMix: Sendable, Equatable {
+        public var read: Double
+        public var fling: Double
+        public var bounce: Double
+        public var jumpToTop: Double
+        public var search: Double
+        public var open: Double
+
+        public init(read: Double, fling: Double, bounce: Double, jumpToTop: Double, search: Double, open: Double) {
+            self.read = read
+            self.fling = fling
+            self.bounce = bounce
+            self.jumpToTop = jumpToTop
+            self.search = search
+            self.open = open
+        }
+    }
+
+    public var name: String
+    public var mix: GestureMix
+    public var gesturesPerSession: ClosedRange<Int>
+    public var sessionsPerDay: ClosedRange<Int>
+    /// Days from one active day to the next (1...1 = every day).
+    public var daysBetweenActiveDays: ClosedRange<Int>
+    /// Reading scroll speed, points per second.
+    public var readSpeed: ClosedRange<Double>
+    /// Initial fling velocity, points per second.
+    public var flingVelocity: ClosedRange<Double>
+    /// Seconds spent on an opened recipe before going back.
+    public var secondsOnRecipe: ClosedRange<Double>
+
+    public init(
+        name: String, mix: GestureMix, gesturesPerSession: ClosedRange<Int>, sessionsPerDay: ClosedRange<Int>,
+        daysBetweenActiveDays: ClosedRange<Int>, readSpeed: ClosedRange<Double>, flingVelocity: ClosedRange<Double>,
+        secondsOnRecipe: ClosedRange<Double>
+    ) {
+        self.name = name
+        self.mix = mix
+        self.gesturesPerSession = gesturesPerSession
+        self.sessionsPerDay = sessionsPerDay
+        self.daysBetweenActiveDays = daysBetweenActiveDays
+        self.readSpeed = readSpeed
+        self.flingVelocity = flingVelocity
+        self.secondsOnRecipe = secondsOnRecipe
+    }
+
+    /// Reads the list slowly and opens what looks good; most days, once or twice.
+    public static let reader = Persona(
+        name: "reader",
+        mix: GestureMix(read: 55, fling: 5, bounce: 5, jumpToTop: 5, search: 5, open: 25),
+        gesturesPerSession: 4...12, sessionsPerDay: 1...2, daysBetweenActiveDays: 1...2,
+        readSpeed: 40...90, flingVelocity: 1_500...3_000, secondsOnRecipe: 20...120)
+
+    /// Skims: flings down, jumps back to the top, rarely opens anything; several short sessions a day.
+    public static let flinger = Persona(
+        name: "flinger",
+        mix: GestureMix(read: 10, fling: 45, bounce: 15, jumpToTop: 20, search: 2, open: 8),
+        gesturesPerSession: 3...10, sessionsPerDay: 2...5, daysBetweenActiveDays: 1...1,
+        readSpeed: 80...150, flingVelocity: 2_500...7_000, secondsOnRecipe: 5...30)
+
+    /// Opens recipe after recipe, going back to the list in between.
+    public static let detailBrowser = Persona(
+        name: "detail-browser",
+        mix: GestureMix(read: 35, fling: 5, bounce: 5, jumpToTop: 5, search: 5, open: 45),
+        gesturesPerSession: 6...16, sessionsPerDay: 1...2, daysBetweenActiveDays: 1...2,
+        readSpeed: 50...100, flingVelocity: 1_500...3_500, secondsOnRecipe: 30...240)
+
+    /// Comes back about once a week and reads what is new.
+    public static let weeklyReturner = Persona(
+        name: "weekly-returner",
+        mix: GestureMix(read: 45, fling: 15, bounce: 5, jumpToTop: 5, search: 5, open: 25),
+        gesturesPerSession: 6...14, sessionsPerDay: 1...1, daysBetweenActiveDays: 5...9,
+        readSpeed: 50...100, flingVelocity: 2_000...4_000, secondsOnRecipe: 30...180)
+
+    /// Filters by cuisine more than scrolling the whole list.
+    public static let searcher = Persona(
+        name: "searcher",
+        mix: GestureMix(read: 25, fling: 5, bounce: 5, jumpToTop: 5, search: 35, open: 25),
+        gesturesPerSession: 4...10, sessionsPerDay: 1...3, daysBetweenActiveDays: 1...2,
+        readSpeed: 50...100, flingVelocity: 1_500...3_500, secondsOnRecipe: 20...90)
+
+    public static let all: [Persona] = [.reader, .flinger, .detailBrowser, .weeklyReturner, .searcher]
+}

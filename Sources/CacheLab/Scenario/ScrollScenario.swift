@@ -1,0 +1,147 @@
+/// A named way people use a recipe list: who (personas), on what (device, catalog), for how long,
+/// and how many of them. One person gives a device's trace, with app events; several give a
+/// population's requests interleaved by time, as a shared cache in front of the API (a CDN) sees
+/// them — without app events, which mean nothing to a shared cache.
+public struct ScrollScenario: Sendable, Equatable {
+    /// A persona and its share of the people.
+    public struct Share: Sendable, Equatable {
+        public var persona: Persona
+        public var weight: Double
+
+        public init(_ persona: Persona, _ weight: Double = 1) {
+            self.persona = persona
+            self.weight = weight
+        }
+    }
+
+    public var name: String
+    public var summary: String
+    public var recipes: Int
+    public var days: Int
+    public var device: Device
+    public var people: [Share]
+    public var users: Int
+    public var newRecipesPerWeek: Double
+    public var photoChangesPerWeek: Double
+    public var seed: UInt64
+
+    public init(
+        name: String, summary: String, recipes: Int = 63, days: Int = 14, device: Device = .phone,
+        people: [Share], users: Int = 1, newRecipesPerWeek: Double = 0, photoChangesPerWeek: Double = 0,
+        seed: UInt64 = 1
+    ) {
+        precondition(
+            !people.isEmpty && users > 0 && recipes > 0 && days > 0, "a scenario needs people, recipes and days")
+        self.name = name
+        self.summary = summary
+        self.recipes = recipes
+        self.days = days
+        self.device = device
+        self.people = people
+        self.users = users
+        self.newRecipesPerWeek = newRecipesPerWeek
+        self.photoChangesPerWeek = photoChangesPerWeek
+        self.seed = seed
+    }
+
+    /// Generates the trace: deterministic for a given scenario and seed.
+    public func makeTrace() -> Trace {
+        let timeline = CatalogTimeline(
+            recipes: recipes, days: days, newRecipesPerWeek: newRecipesPerWeek,
+            photoChangesPerWeek: photoChangesPerWeek, seed: seed)
+        var chooser = SplitMix64(seed: seed ^ 0x5EED_0F_9E0F1E)
+        let outputs = (0..<users).map { user in
+            let persona = people[CatalogTimeline.weightedIndex(people.map(\.weight), &chooser)].persona
+            var simulator = ListSimulator(
+                device: device, persona: persona, timeline: timeline,
+                seed: seed &+ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
+            simulator.run(days: days)
+            return simulator.output
+        }
+        var builder = PhotoTraceBuilder(name: "\(name)(seed=\(seed))", timeline: timeline)
+        if users == 1 {
+            builder.append(outputs[0])
+        } else {
+            builder.interleave(outputs)
+        }
+        return builder.trace
+    }
+}
+
+/// Turns photo ids into a trace whose keys are the photos' URLs, numbered by first request.
+struct PhotoTraceBuilder {
+    let timeline: CatalogTimeline
+    var trace: Trace
+    private var keyOfPhoto: [Int32]
+
+    init(name: String, timeline: CatalogTimeline) {
+        self.timeline = timeline
+        trace = Trace(name: name, keyNames: [])
+        keyOfPhoto = Array(repeating: -1, count: timeline.photoURLs.count)
+    }
+
+    mutating func append(_ output: ListSimulator.Output) {
+        trace.reserveCapacity(output.photos.count)
+        var nextEvent = 0
+        for index in output.photos.indices {
+            while nextEvent < output.events.count, output.events[nextEvent].position == index {
+                trace.appendEvent(output.events[nextEvent].kind, time: output.events[nextEvent].time)
+                nextEvent += 1
+            }
+            request(output.photos[index], at: output.times[index])
+        }
+        for event in output.events[nextEvent...] { trace.appendEvent(event.kind, time: event.time) }
+    }
+
+    /// Merges several people's requests by time (ties in person order); events are left out.
+    ///
+    /// - Complexity: O(n log p) for n requests of p people (a binary heap of each person's next request).
+    mutating func interleave(_ outputs: [ListSimulator.Output]) {
+        trace.reserveCapacity(outputs.reduce(0) { $0 + $1.photos.count })
+        var cursors = Array(repeating: 0, count: outputs.count)
+        // (time, person) of each person's next request; the heap orders them.
+        var heap: [(time: Int64, person: Int)] = []
+        func before(_ a: (time: Int64, person: Int), _ b: (time: Int64, person: Int)) -> Bool {
+            a.time < b.time || (a.time == b.time && a.person < b.person)
+        }
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                var smallest = parent
+                for child in [2 * parent + 1, 2 * parent + 2]
+                where child < heap.count && before(heap[child], heap[smallest]) {
+                    smallest = child
+                }
+                if smallest == parent { return }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        for person in outputs.indices where !outputs[person].photos.isEmpty {
+            heap.append((outputs[person].times[0], person))
+        }
+        for index in stride(from: heap.count / 2, through: 0, by: -1) { siftDown(index) }
+        while let next = heap.first {
+            let person = next.person
+            request(outputs[person].photos[cursors[person]], at: next.time)
+            cursors[person] += 1
+            if cursors[person] < outputs[person].photos.count {
+                heap[0] = (outputs[person].times[cursors[person]], person)
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if !heap.isEmpty { siftDown(0) }
+        }
+    }
+
+    private mutating func request(_ photo: Int32, at time: Int64) {
+        var key = keyOfPhoto[Int(photo)]
+        if key < 0 {
+            key = Int32(trace.keyNames!.count)
+            keyOfPhoto[Int(photo)] = key
+            trace.keyNames!.append(timeline.photoURLs[Int(photo)])
+        }
+        trace.append(time: time, key: UInt64(key), size: timeline.photoSizes[Int(photo)])
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import CacheLab
+
+/// Which generated trace to make: a named scroll scenario, adjusted by any of the options, or a
+/// Zipf trace.
+struct ScenarioOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Generated scenario: \(ScrollScenario.presets.map(\.name).joined(separator: ", ")), or zipf.",
+            valueName: "name"))
+    var scenario = ScrollScenario.defaultName
+
+    @Option(help: "Seed; the same scenario and seed give the same trace.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Days the people use the app (scenario's default otherwise).")
+    var days: Int?
+
+    @Option(help: "Recipes in the list on day 0.")
+    var recipes: Int?
+
+    @Option(help: "People; more than one interleaves their requests as a shared cache sees them (no app events).")
+    var users: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Everyone is this persona: \(Persona.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
+    var persona: String?
+
+    @Option(help: ArgumentHelp("Device preset: \(Device.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("Row height in points.", valueName: "points"))
+    var rowHeight: Double?
+
+    @Option(help: ArgumentHelp("Viewport height in points.", valueName: "points"))
+    var viewportHeight: Double?
+
+    @Option(help: "Rows beyond each edge of the viewport whose photos are requested early.")
+    var prefetchRows: Int?
+
+    @Option(help: "New recipes added at the top per week, on average.")
+    var newRecipesPerWeek: Double?
+
+    @Option(help: "Recipes whose photos move to new URLs per week, on average.")
+    var photoChangesPerWeek: Double?
+
+    @Option(help: "zipf: number of requests.")
+    var requests = 1_000_000
+
+    @Option(help: "zipf: number of distinct objects.")
+    var objects = 100_000
+
+    @Option(help: "zipf: skew (0 = uniform; 0.6 to 1.2 is typical of web objects).")
+    var alpha = 0.9
+
+    func validate() throws {
+        _ = try scrollScenario()
+        guard requests > 0, objects > 0 else { throw ValidationError("--requests and --objects must be positive") }
+        guard alpha >= 0, alpha.isFinite else { throw ValidationError("--alpha must be a number ≥ 0") }
+    }
+
+    /// The scroll scenario asked for, or nil for zipf.
+    func scrollScenario() throws -> ScrollScenario? {
+        if scenario == "zipf" { return nil }
+        guard var chosen = ScrollScenario.named(scenario, seed: seed) else {
+            throw ValidationError(
+                "unknown scenario '\(scenario)'; choose from \(ScrollScenario.presets.map(\.name).joined(separator: ", ")), or zipf"
+            )
+        }
+        if let days { chosen.days = try positive(days, "--days") }
+        if let recipes { chosen.recipes = try positive(recipes, "--recipes") }
+        if let users { chosen.users = try positive(users, "--users") }
+        if let persona {
+            guard let found = Persona.all.first(where: { $0.name == persona }) else {
+                throw ValidationError(
+                    "unknown persona '\(persona)'; choose from \(Persona.all.map(\.name).joined(separator: ", "))")
+            }
+            chosen.people = [ScrollScenario.Share(found)]
+        }
+        if let device {
+            guard let found = Device.all.first(where: { $0.name == device }) else {
+                throw ValidationError(
+                    "unknown device '\(device)'; choose from \(Device.all.map(\.name).joined(separator: ", "))")
+            }
+            chosen.device = found
+        }
+        if let rowHeight { chosen.device.rowHeight = Double(try positive(Int(rowHeight.rounded()), "--row-height")) }
+        if let viewportHeight {
+            chosen.device.viewportHeight = Double(try positive(Int(viewportHeight.rounded()), "--viewport-height"))
+        }
+        if let prefetchRows {
+            guard prefetchRows >= 0 else { throw ValidationError("--prefetch-rows must be 0 or more") }
+            chosen.device.prefetchRows = prefetchRows
+        }
+        if let newRecipesPerWeek { chosen.newRecipesPerWeek = try rate(newRecipesPerWeek, "--new-recipes-per-week") }
+        if let photoChangesPerWeek {
+            chosen.photoChangesPerWeek = try rate(photoChangesPerWeek, "--photo-changes-per-week")
+        }
+        return chosen
+    }
+
+    func makeTrace() throws -> Trace {
+        guard let chosen = try scrollScenario() else {
+            return SyntheticTrace.zipf(requests: requests, objects: objects, alpha: alpha, seed: seed)
+        }
+        return chosen.makeTrace()
+    }
+
+    private func positive(_ value: Int, _ option: String) throws -> Int {
+        guard value > 0 else { throw ValidationError("\(option) must be positive") }
+        return value
+    }
+
+    private func rate(_ value: Double, _ option: String) throws -> Double {
+        guard value >= 0, value.isFinite else { throw ValidationError("\(option) must be a number ≥ 0") }
+        return value
+    }
+}
