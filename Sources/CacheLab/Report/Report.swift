@@ -8,11 +8,13 @@ public enum Report {
     /// One CSV line for `result`, without a newline. Values never contain commas except the trace
     /// name, which is quoted when it does.
     public static func csvRow(_ result: RunResult) -> String {
-        ReportColumn.allCases.map { column in
-            let value = column.value(of: result)
-            guard value.contains(",") || value.contains("\"") else { return value }
-            return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
-        }.joined(separator: ",")
+        ReportColumn.allCases.map { csvField($0.value(of: result)) }.joined(separator: ",")
+    }
+
+    /// `value` as one CSV field: quoted (RFC 4180) when it holds a comma or a quote.
+    public static func csvField(_ value: String) -> String {
+        guard value.contains(",") || value.contains("\"") else { return value }
+        return "\"" + value.replacingAll("\"", with: "\"\"") + "\""
     }
 
     /// A header and one line per result.
@@ -54,8 +56,8 @@ public enum Report {
         return render(rows)
     }
 
-    /// Aligns `rows` into columns: the first column left-aligned, the others right-aligned.
-    static func render(_ rows: [[String]]) -> String {
+    /// Aligns `rows` into columns two spaces apart: the first left-aligned, the others right-aligned.
+    public static func render(_ rows: [[String]]) -> String {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
@@ -78,7 +80,8 @@ public enum Report {
         return sign + String(whole) + "." + String(fraction).leftPadded(to: places)
     }
 
-    static func percent(_ ratio: Double) -> String { decimal(ratio * 100, places: 2) + "%" }
+    /// `0.4259` → "42.59%".
+    public static func percent(_ ratio: Double) -> String { decimal(ratio * 100, places: 2) + "%" }
 
     /// 1234567 → "1,234,567".
     static func grouped(_ value: Int) -> String {

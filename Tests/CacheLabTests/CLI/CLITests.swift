@@ -19,7 +19,9 @@ struct CLITests {
         #expect(try run.capacities() == [.absolute(20_000_000), .percentOfWorkingSet(10)])
         #expect(try run.ttlMilliseconds() == 300_000)
         #expect(run.sizeMode == .unit && run.ttlMode == .sliding && run.network == .lte && run.tier == .memory)
-        #expect(run.reading.traceFormat == .csv && run.format == .csv && run.reading.generator.seed == 9 && run.trimRatio == 0.5)
+        #expect(
+            run.reading.traceFormat == .csv && run.format == .csv && run.reading.generator.seed == 9
+                && run.trimRatio == 0.5)
     }
 
     @Test func allMeansEveryRegisteredPolicy() throws {
