@@ -62,6 +62,32 @@ struct RunCommand: ParsableCommand {
     )
     var latency = true
 
+    @Option(
+        help: ArgumentHelp(
+            "Replay two tiers as these clients ship them, comma-separated or 'all': \(ClientPreset.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "preset[,preset...]"))
+    var client: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Two tiers of your own: the memory tier's policy (with --memory-capacity).", valueName: "name"))
+    var memoryPolicy: PolicyKind?
+
+    @Option(help: ArgumentHelp("The memory tier's capacity (a size or a share of the working set).", valueName: "size"))
+    var memoryCapacity: String?
+
+    @Option(
+        help: ArgumentHelp("Two tiers of your own: the disk tier's policy (with --disk-capacity).", valueName: "name"))
+    var diskPolicy: PolicyKind?
+
+    @Option(help: ArgumentHelp("The disk tier's capacity (a size or a share of the working set).", valueName: "size"))
+    var diskCapacity: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4).", valueName: "size"))
+    var deviceMemory = "4GiB"
+
     @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
     var format: OutputFormat = .table
 
@@ -88,6 +114,19 @@ struct RunCommand: ParsableCommand {
         )
 
         var results: [RunResult] = []
+        for client in try clients(statistics) {
+            let start = Output.monotonicSeconds()
+            let result = Replay.simulate(loaded, client: client)
+            let seconds = Output.monotonicSeconds() - start
+            Output.status("\(client.name): replayed in \(Report.decimal(seconds * 1000, places: 1)) ms")
+            results.append(result)
+        }
+        if !results.isEmpty {
+            let text = format == .csv ? Report.csv(results) : Report.table(results)
+            try Output.result(text, to: out)
+            if let out { Output.status("wrote \(out)") }
+            return
+        }
         for capacitySpec in try capacities() {
             let capacity = capacitySpec.resolved(for: statistics, mode: sizeMode)
             guard capacity > 0 else {
@@ -113,6 +152,52 @@ struct RunCommand: ParsableCommand {
         let text = format == .csv ? Report.csv(results) : Report.table(results)
         try Output.result(text, to: out)
         if let out { Output.status("wrote \(out)") }
+    }
+
+    /// The two-tier clients asked for: presets, or one custom pair of tiers.
+    func clients(_ statistics: TraceStatistics) throws -> [ClientConfiguration] {
+        var configurations: [ClientConfiguration] = []
+        if let client {
+            let ram = try size(deviceMemory, option: "--device-memory", statistics)
+            let names =
+                client == "all" ? ClientPreset.allCases.map(\.rawValue) : client.split(separator: ",").map(String.init)
+            for name in names {
+                guard let preset = ClientPreset(rawValue: name.trimmingCharacters()) else {
+                    throw ValidationError(
+                        "unknown client '\(name)'; choose from \(ClientPreset.allCases.map(\.rawValue).joined(separator: ", ")), or all"
+                    )
+                }
+                var configuration = preset.configuration(ram: ram, network: network)
+                configuration.sizeMode = sizeMode
+                configurations.append(configuration)
+            }
+        }
+        if memoryPolicy != nil || diskPolicy != nil || memoryCapacity != nil || diskCapacity != nil {
+            func tier(_ policy: PolicyKind?, _ capacity: String?, _ name: String) throws -> TierConfiguration? {
+                guard policy != nil || capacity != nil else { return nil }
+                guard let capacity else { throw ValidationError("--\(name)-policy needs --\(name)-capacity") }
+                return TierConfiguration(
+                    policy: policy ?? .lru, capacity: try size(capacity, option: "--\(name)-capacity", statistics),
+                    ttl: try ttlMilliseconds(), ttlMode: ttlMode, trimRatio: trimRatio)
+            }
+            let memory = try tier(memoryPolicy, memoryCapacity, "memory")
+            let disk = try tier(diskPolicy, diskCapacity, "disk")
+            let name = [memory.map { "memory:\($0.policy.rawValue)" }, disk.map { "disk:\($0.policy.rawValue)" }]
+                .compactMap { $0 }.joined(separator: "+")
+            configurations.append(
+                ClientConfiguration(name: name, memory: memory, disk: disk, sizeMode: sizeMode, network: network))
+        }
+        return configurations
+    }
+
+    private func size(_ text: String, option: String, _ statistics: TraceStatistics) throws -> Int {
+        do {
+            let amount = try CapacitySpec(parsing: text).resolved(for: statistics, mode: sizeMode)
+            guard amount > 0 else { throw ValidationError("\(option) \(text) is 0 for this trace") }
+            return amount
+        } catch let error as QuantityError {
+            throw ValidationError("\(option): \(error)")
+        }
     }
 
     func policies() throws -> [PolicyKind] {

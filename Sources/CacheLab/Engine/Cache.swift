@@ -40,6 +40,14 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// Whether `key` is stored (expired or not), without touching the policy.
     public func contains(_ key: Key) -> Bool { core.pointee.contains(key) }
 
+    /// Called for every entry the cache drops on its own — evicted to make room or expired —
+    /// before it goes, so a tier that keeps the bytes elsewhere (the SQLite disk tier) can delete
+    /// them. Not called for `removeValue`, `removeAll` or a replacing `insert`: the caller knows.
+    public var onRemoval: ((Key, Value?, RemovalReason) -> Void)? {
+        get { core.pointee.onRemoval }
+        set { core.pointee.onRemoval = newValue }
+    }
+
     @inline(__always)
     public func value(forKey key: Key, at now: Int64) -> Value? {
         core.pointee.value(forKey: key, at: now)
@@ -64,6 +72,23 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     public func removeAll() { core.pointee.removeAll() }
 
+    /// A sweep, as image libraries run at launch or in the background: removes the expired
+    /// entries, then, if the total cost is over `limit`, evicts in the policy's order down to
+    /// `limit × trimRatio`. Returns the cost freed.
+    @discardableResult
+    public func sweep(limit: Int, trimRatio: Double, at now: Int64) -> Int {
+        let before = core.pointee.totalCost
+        core.pointee.removeExpired(at: now)
+        if core.pointee.totalCost > limit {
+            core.pointee.evict(downTo: Int((Double(limit) * trimRatio).rounded(.down)))
+        }
+        return before - core.pointee.totalCost
+    }
+
+    /// Evicts in the policy's order until the total cost is at most `target` (a memory tier
+    /// trimmed when the app goes to the background).
+    public func trim(toCost target: Int) { core.pointee.evict(downTo: max(target, 0)) }
+
     /// Checks every invariant of the engine and its policy; stops with a message if one fails.
     public func checkInvariants() { core.pointee.checkInvariants() }
 
@@ -71,9 +96,18 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     public var storedKeys: [Key] { core.pointee.storedKeys }
 }
 
+/// Why the cache dropped an entry on its own.
+public enum RemovalReason: Sendable, Equatable {
+    /// Evicted by the policy to make room.
+    case evicted
+    /// Its lifetime was over.
+    case expired
+}
+
 /// The engine's state and logic; see `Cache`.
 struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     let configuration: CacheConfiguration
+    var onRemoval: ((Key, Value?, RemovalReason) -> Void)?
     /// `configuration.lowWaterMark`, computed once.
     private let lowWaterMark: Int
     private(set) var totalCost = 0
@@ -118,7 +152,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         if let ttl = configuration.ttl {
             if entries[slot].expiry <= now {
                 expirations += 1
-                removeSlot(slot, notifyPolicy: true)
+                removeSlot(slot, notifyPolicy: true, reason: .expired)
                 return nil
             }
             if configuration.ttlMode == .sliding {
@@ -133,7 +167,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @discardableResult
     mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
         let existing = index.slot(for: key)
-        if existing >= 0 { removeSlot(existing, notifyPolicy: true) }
+        if existing >= 0 { removeSlot(existing, notifyPolicy: true, reason: nil) }
         return insertAbsent(value, forKey: key, size: size, at: now)
     }
 
@@ -164,7 +198,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         let slot = index.slot(for: key)
         guard slot >= 0 else { return nil }
         let value = values[slot]
-        removeSlot(slot, notifyPolicy: true)
+        removeSlot(slot, notifyPolicy: true, reason: nil)
         return value
     }
 
@@ -185,23 +219,34 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     // (or, when trimming, until the total is down to the low-water mark).
     private mutating func makeRoom(for cost: Int, at now: Int64) {
         if configuration.ttl != nil {
-            while !expiryOrder.isEmpty, entries[expiryOrder.head].expiry <= now {
-                expirations += 1
-                removeSlot(expiryOrder.head, notifyPolicy: true)
-            }
+            removeExpired(at: now)
             if totalCost + cost <= configuration.capacity { return }
         }
         // An entry too big for the low-water mark still fits under the capacity: trim just enough.
         let lowWater = lowWaterMark
-        let target = cost > lowWater ? configuration.capacity : lowWater
-        while totalCost + cost > target, count > 0 {
-            let victim = policy.evict()
-            evictions += 1
-            removeSlot(victim, notifyPolicy: false)
+        evict(downTo: (cost > lowWater ? configuration.capacity : lowWater) - cost)
+    }
+
+    /// Removes every entry whose lifetime is over at `now`, counting expirations.
+    mutating func removeExpired(at now: Int64) {
+        guard configuration.ttl != nil else { return }
+        while !expiryOrder.isEmpty, entries[expiryOrder.head].expiry <= now {
+            expirations += 1
+            removeSlot(expiryOrder.head, notifyPolicy: true, reason: .expired)
         }
     }
 
-    private mutating func removeSlot(_ slot: Int32, notifyPolicy: Bool) {
+    /// Evicts in the policy's order until the total cost is at most `target`.
+    mutating func evict(downTo target: Int) {
+        while totalCost > target, count > 0 {
+            let victim = policy.evict()
+            evictions += 1
+            removeSlot(victim, notifyPolicy: false, reason: .evicted)
+        }
+    }
+
+    private mutating func removeSlot(_ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?) {
+        if let reason, let onRemoval { onRemoval(entries[slot].key!, values[slot], reason) }
         if notifyPolicy { policy.removed(slot) }
         if configuration.ttl != nil { expiryOrder.remove(slot, in: expiryLinks) }
         index.remove(entries[slot].key!)

@@ -127,6 +127,7 @@ struct Simulation<Recorder: LatencyRecording>: PolicyBody {
 
         result.requests = trace.count
         result.hits = hits
+        if configuration.tier == .memory { result.memoryHits = hits } else { result.diskHits = hits }
         result.misses = trace.count - hits
         result.bytesRequested = bytesRequested
         result.bytesHit = bytesHit

@@ -1,6 +1,10 @@
 /// What one run measured: one row of a report.
 public struct RunResult: Sendable, Equatable {
     public var trace: String
+    /// What ran, for the `policy` column: the policy's name, or the client preset's.
+    public var label: String
+    /// The two tiers and their event handling, for a client run (`--client`, `--memory-policy`…).
+    public var client: ClientConfiguration?
     public var configuration: RunConfiguration
     /// The limits actually enforced (policy defaults filled in).
     public var cache: CacheConfiguration
@@ -17,11 +21,30 @@ public struct RunResult: Sendable, Equatable {
     public var expirations = 0
     /// App relaunches replayed (a memory tier is emptied by each).
     public var relaunches = 0
+    /// Hits served by the memory tier and by the disk tier (`hits` is their sum). A single-tier
+    /// run counts its hits in its own tier.
+    public var memoryHits = 0
+    public var diskHits = 0
     public var latency = LatencySummary()
 
     public init(trace: String, configuration: RunConfiguration) {
         self.trace = trace
+        self.label = configuration.policy.rawValue
         self.configuration = configuration
+        self.cache = configuration.cacheConfiguration
+    }
+
+    /// A client run: the columns of the single-tier report describe its disk tier (or its memory
+    /// tier when it has no disk).
+    public init(trace: String, client: ClientConfiguration) {
+        let main = client.disk ?? client.memory!
+        self.trace = trace
+        self.label = client.name
+        self.client = client
+        self.configuration = RunConfiguration(
+            policy: main.policy, capacity: main.capacity, sizeMode: client.sizeMode, ttl: main.ttl,
+            ttlMode: main.ttlMode, trimRatio: main.trimRatio, network: client.network,
+            tier: client.disk == nil ? .memory : .disk)
         self.cache = configuration.cacheConfiguration
     }
 

@@ -24,22 +24,41 @@ public enum Report {
 
     /// A table for a terminal: one column per run, one row per measure.
     public static func table(_ results: [RunResult]) -> String {
-        var rows: [[String]] = [[""] + results.map { $0.configuration.policy.rawValue }]
+        var rows: [[String]] = [[""] + results.map(\.label)]
         func add(_ label: String, _ value: (RunResult) -> String) {
             rows.append([label] + results.map(value))
         }
         add("trace") { $0.trace }
-        add("capacity") { result in
-            result.cache.sizeMode == .unit ? "\(grouped(result.cache.capacity)) objects" : bytes(result.cache.capacity)
+        func size(_ tier: TierConfiguration?, _ mode: SizeMode) -> String {
+            guard let tier else { return "none" }
+            let amount =
+                tier.capacity >= 1 << 50
+                ? "unlimited" : mode == .unit ? "\(grouped(tier.capacity)) objects" : bytes(tier.capacity)
+            let ttl =
+                tier.ttl.map { ", expires \(decimal(Double($0) / 1000, places: 0)) s \(tier.ttlMode.rawValue)" } ?? ""
+            return "\(tier.policy.rawValue) \(amount)\(ttl)"
         }
-        add("ttl") { result in
-            result.cache.ttl.map { "\(decimal(Double($0) / 1000, places: 0)) s \(result.cache.ttlMode.rawValue)" }
-                ?? "none"
+        let clients = results.contains { $0.client != nil }
+        if clients {
+            add("memory tier") { size($0.tiers.memory, $0.cache.sizeMode) }
+            add("disk tier") { size($0.tiers.disk, $0.cache.sizeMode) }
+        } else {
+            add("capacity") { result in
+                result.cache.sizeMode == .unit
+                    ? "\(grouped(result.cache.capacity)) objects" : bytes(result.cache.capacity)
+            }
+            add("ttl") { result in
+                result.cache.ttl.map { "\(decimal(Double($0) / 1000, places: 0)) s \(result.cache.ttlMode.rawValue)" }
+                    ?? "none"
+            }
+            add("trim to") { decimal($0.cache.trimRatio * 100, places: 0) + "% of capacity" }
         }
-        add("trim to") { decimal($0.cache.trimRatio * 100, places: 0) + "% of capacity" }
         add("network / tier") { "\($0.configuration.network.rawValue) / \($0.configuration.tier.rawValue)" }
         add("requests") { grouped($0.requests) }
         add("hits") { grouped($0.hits) }
+        if clients {
+            add("memory / disk hits") { "\(grouped($0.memoryHits)) / \(grouped($0.diskHits))" }
+        }
         add("misses") { grouped($0.misses) }
         add("hit ratio") { percent($0.hitRatio) }
         add("byte hit ratio") { percent($0.byteHitRatio) }

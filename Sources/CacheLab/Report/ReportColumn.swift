@@ -27,12 +27,18 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     case latencyP95 = "latency_p95_ms"
     case latencyP99 = "latency_p99_ms"
     case latencyMean = "latency_mean_ms"
+    case memoryPolicy = "memory_policy"
+    case memoryCapacityBytes = "memory_capacity_bytes"
+    case diskPolicy = "disk_policy"
+    case diskCapacityBytes = "disk_capacity_bytes"
+    case memoryHits = "memory_hits"
+    case diskHits = "disk_hits"
 
     /// The value of this column for `result`, as written to CSV.
     public func value(of result: RunResult) -> String {
         switch self {
         case .trace: result.trace
-        case .policy: result.configuration.policy.rawValue
+        case .policy: result.label
         case .sizeMode: result.cache.sizeMode.rawValue
         case .capacityBytes: String(result.cache.capacity)
         case .ttlSeconds: result.cache.ttl.map { Report.decimal(Double($0) / 1000, places: 3) } ?? ""
@@ -56,6 +62,23 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .latencyP95: Report.decimal(result.latency.p95, places: 3)
         case .latencyP99: Report.decimal(result.latency.p99, places: 3)
         case .latencyMean: Report.decimal(result.latency.mean, places: 3)
+        case .memoryPolicy: result.tiers.memory?.policy.rawValue ?? ""
+        case .memoryCapacityBytes: result.tiers.memory.map { String($0.capacity) } ?? ""
+        case .diskPolicy: result.tiers.disk?.policy.rawValue ?? ""
+        case .diskCapacityBytes: result.tiers.disk.map { String($0.capacity) } ?? ""
+        case .memoryHits: String(result.memoryHits)
+        case .diskHits: String(result.diskHits)
         }
+    }
+}
+
+extension RunResult {
+    /// The tiers this run had: a client's two, or a single-tier run's one.
+    var tiers: (memory: TierConfiguration?, disk: TierConfiguration?) {
+        if let client { return (client.memory, client.disk) }
+        let tier = TierConfiguration(
+            policy: configuration.policy, capacity: cache.capacity, ttl: cache.ttl, ttlMode: cache.ttlMode,
+            trimRatio: cache.trimRatio)
+        return configuration.tier == .memory ? (tier, nil) : (nil, tier)
     }
 }

@@ -109,3 +109,20 @@ struct ContractTests {
         cache.checkInvariants()
     }
 }
+
+@Suite("Removal notifications")
+struct RemovalNotificationTests {
+    @Test func evictionsAndExpirationsAreReportedWithTheirKeyAndValue() {
+        let cache = Cache<String, [UInt8], LRUPolicy>(configuration: CacheConfiguration(capacity: 10, ttl: 100))
+        nonisolated(unsafe) var removed: [(String, [UInt8]?, RemovalReason)] = []
+        cache.onRemoval = { removed.append(($0, $1, $2)) }
+        cache.insert([1], forKey: "a", size: 5, at: 0)
+        cache.insert([2], forKey: "b", size: 5, at: 50)
+        cache.insert([3], forKey: "c", size: 5, at: 60)  // evicts a
+        _ = cache.value(forKey: "b", at: 150)  // b expired at 150
+        cache.removeValue(forKey: "c")  // the caller's own removal: not reported
+        #expect(removed.map(\.0) == ["a", "b"])
+        #expect(removed.map(\.1) == [[1], [2]])
+        #expect(removed.map(\.2) == [.evicted, .expired])
+    }
+}

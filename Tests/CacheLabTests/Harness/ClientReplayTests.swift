@@ -1,0 +1,101 @@
+import Testing
+
+@testable import CacheLab
+
+@Suite("Two-tier client replay")
+struct ClientReplayTests {
+    static let hour: Int64 = 3_600_000
+    static let day: Int64 = 86_400_000
+
+    /// Requests `keys` (size 10 each) at `time`.
+    static func append(_ trace: inout Trace, _ keys: [UInt64], at time: Int64, size: Int = 10) {
+        for key in keys { trace.append(time: time, key: key, size: size) }
+    }
+
+    static func tier(_ capacity: Int, ttl: Int64? = nil, trimRatio: Double? = nil) -> TierConfiguration {
+        TierConfiguration(policy: .lru, capacity: capacity, ttl: ttl, ttlMode: .sliding, trimRatio: trimRatio)
+    }
+
+    @Test func memoryThenDiskThenNetworkWithRelaunchEmptyingMemoryOnly() {
+        // Given a, a, relaunch, a, a
+        var trace = Trace(name: "t")
+        Self.append(&trace, [1, 1], at: 0)
+        trace.appendEvent(.relaunch, time: Self.hour)
+        Self.append(&trace, [1, 1], at: Self.hour)
+        let both = Replay.simulate(
+            trace, client: ClientConfiguration(name: "both", memory: Self.tier(100), disk: Self.tier(100)))
+        // Then: network, memory, (relaunch) disk — copied into memory — then memory again
+        #expect(both.misses == 1)
+        #expect(both.memoryHits == 2)
+        #expect(both.diskHits == 1)
+        let memoryOnly = Replay.simulate(trace, client: ClientPreset.memoryOnly.configuration(ram: 1 << 30))
+        #expect(memoryOnly.misses == 2 && memoryOnly.memoryHits == 2)
+        let diskOnly = Replay.simulate(trace, client: ClientPreset.diskUnbounded.configuration(ram: 1 << 30))
+        #expect(diskOnly.misses == 1 && diskOnly.diskHits == 3)
+    }
+
+    @Test func aSoftDiskLimitIsOnlyEnforcedAtLaunchAfterThirtyMinutes() {
+        // Given a disk of 50 bytes trimmed to 70 % at launch, and 8 objects of 10 bytes stored
+        let client = ClientConfiguration(
+            name: "soft", memory: nil, disk: Self.tier(50, trimRatio: 0.7),
+            diskSweep: .atLaunch(minimumInterval: 30 * 60_000))
+        var trace = Trace(name: "t")
+        Self.append(&trace, Array(1...8), at: 0)
+        // When the app relaunches (no sweep yet, so it sweeps): 80 bytes > 50, trimmed to at most
+        // 35: the 3 most recent (6, 7, 8) stay
+        trace.appendEvent(.relaunch, time: 10 * 60_000)
+        Self.append(&trace, [1, 9, 10], at: 10 * 60_000)
+        // And a relaunch 10 minutes later does not sweep (the last sweep is too recent)
+        trace.appendEvent(.relaunch, time: 20 * 60_000)
+        Self.append(&trace, [5, 6, 7, 8, 9, 10, 1], at: 20 * 60_000)
+        let result = Replay.simulate(trace, client: client)
+        // 8 first misses; then 1, 9 and 10 miss (60 bytes stored: over the limit, not swept);
+        // then 5 misses (swept) and the other 6 hit
+        #expect(result.misses == 12)
+        #expect(result.diskHits == 6)
+        #expect(result.evictions == 5)
+    }
+
+    @Test func kingfisherSweepsExpiredFilesWhenGoingToTheBackground() {
+        let client = ClientPreset.kingfisher.configuration(ram: 1 << 30)
+        var trace = Trace(name: "t")
+        Self.append(&trace, [1, 2], at: 0)
+        trace.appendEvent(.background, time: Self.hour)
+        trace.appendEvent(.relaunch, time: 8 * Self.day)  // both expired 7 days after last use
+        Self.append(&trace, [1], at: 8 * Self.day)
+        let result = Replay.simulate(trace, client: client)
+        #expect(result.misses == 3)
+        #expect(result.expirations == 2)  // 1 and 2 swept from disk at launch; memory had been emptied
+    }
+
+    @Test func nukeKeepsATenthOfItsMemoryInTheBackground() {
+        let client = ClientConfiguration(
+            name: "n", memory: Self.tier(100), disk: nil, memoryShareKeptInBackground: 0.1)
+        var trace = Trace(name: "t")
+        Self.append(&trace, Array(1...10), at: 0)
+        trace.appendEvent(.background, time: 1)
+        trace.appendEvent(.foreground, time: 2)
+        Self.append(&trace, [10, 9], at: 3)
+        let result = Replay.simulate(trace, client: client)
+        #expect(result.memoryHits == 1)  // only the most recent entry (10) survives the trim
+    }
+
+    @Test func aMemoryWarningClearsMemory() {
+        var trace = Trace(name: "t")
+        Self.append(&trace, [1], at: 0)
+        trace.appendEvent(.memoryWarning, time: 1)
+        Self.append(&trace, [1], at: 2)
+        let result = Replay.simulate(trace, client: ClientPreset.sdwebimage.configuration(ram: 1 << 30))
+        #expect(result.memoryHits == 0 && result.diskHits == 1)
+    }
+
+    @Test(arguments: ClientPreset.allCases)
+    func everyPresetReplaysEveryCorpusScenarioDeterministically(preset: ClientPreset) {
+        let trace = ScrollScenario.named("weekly-returner")!.makeTrace()
+        let first = Replay.simulate(trace, client: preset.configuration(ram: 4 << 30))
+        #expect(first == Replay.simulate(trace, client: preset.configuration(ram: 4 << 30)))
+        #expect(first.hits + first.misses == trace.count)
+        #expect(first.memoryHits + first.diskHits == first.hits)
+        #expect(first.label == preset.rawValue)
+    }
+}
