@@ -5,11 +5,15 @@ let package = Package(
     name: "cachelab",
     products: [
         .library(name: "CacheLab", targets: ["CacheLab"]),
+        .library(name: "RecipeClient", targets: ["RecipeClient"]),
+        .library(name: "FixtureServer", targets: ["FixtureServer"]),
         .executable(name: "cachelab", targets: ["CacheLabCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // The pure core: engine, policies, traces, simulated replay, stats and reports.
@@ -18,17 +22,45 @@ let package = Package(
             name: "CacheLab",
             dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
+        // The system SQLite library (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // The real client's core: recipes, their list states, the image pipeline and its tiers.
+        .target(
+            name: "RecipeClient",
+            dependencies: ["CacheLab", "CSQLite"]
+        ),
+        // A local server that imitates the recipe API (Hummingbird).
+        .target(
+            name: "FixtureServer",
+            dependencies: [
+                "CacheLab",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The thin command-line front end.
         .executableTarget(
             name: "CacheLabCLI",
             dependencies: [
                 "CacheLab",
+                "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "CacheLabTests",
             dependencies: ["CacheLab", "CacheLabCLI"]
+        ),
+        .testTarget(
+            name: "RecipeClientTests",
+            dependencies: ["RecipeClient", "CacheLab"]
+        ),
+        .testTarget(
+            name: "FixtureServerTests",
+            dependencies: [
+                "FixtureServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,10 +6,12 @@ struct CacheLabCommand: ParsableCommand {
         commandName: "cachelab",
         abstract: "Which image-cache policy, size and lifetime should your app ship with? Replay traces and measure.",
         discussion: """
-            Start with `cachelab run --policy lru`: it replays the built-in recipe-list scenario \
-            (one person scrolling a 63-recipe list over ten days) and prints hit ratio, bytes saved \
-            and latency. Point --trace at a file to replay your own trace.
+            Start with `cachelab run --policy lru`: it replays the built-in daily-reader scenario \
+            (one person reading a 63-recipe list most days for two weeks) and prints hit ratio, bytes \
+            saved and latency. Point --trace at a file to replay your own trace, --scenario at another \
+            generated one, --client at the presets of real image libraries; `cachelab serve` imitates \
+            the recipe API over loopback.
             """,
-        subcommands: [RunCommand.self, TraceCommand.self]
+        subcommands: [RunCommand.self, TraceCommand.self, ServeCommand.self]
     )
 }

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Dispatch
+import FixtureServer
+import Synchronization
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a local imitation of the recipe API: lists, photos, shaping and injected faults.",
+        discussion: """
+            Prints the base URL (e.g. http://127.0.0.1:8080) on stdout once listening, then serves until \
+            SIGINT or SIGTERM. Every random choice (jitter, faults) is drawn from --seed and the request's \
+            number, so the same requests in the same order get the same answers.
+
+            Routes (lists and photos carry ETag and Cache-Control; a matching
+            If-None-Match gets 304):
+              GET  /recipes.json               the list; photo URLs point here
+              GET  /recipes-malformed.json     the list, "name" gone from 3 recipes
+              GET  /recipes-empty.json         {"recipes": []}
+              GET  /photos/<folder>/small.jpg  JPEG-like bytes of the photo's size,
+              GET  /photos/<folder>/large.jpg  the same for the same --seed
+              GET  /stats                      requests, bytes and faults (JSON)
+              POST /stats/reset                zero the stats and the draws
+            Anything else, path traversal included, is 404.
+
+            Faults (--faults, applied to lists and photos):
+            \(FaultKind.allCases.map { "  \($0.rawValue.padding(9))  \($0.summary)" }.joined(separator: "\n"))
+            """
+    )
+
+    @Option(help: ArgumentHelp("Address to bind.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("Port to bind; 0 picks a free one (read it from stdout).", valueName: "port"))
+    var port = 8080
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve this recipes.json (e.g. ../shared/fixtures/recipes.json) instead of a generated catalog.",
+            valueName: "path"))
+    var catalog: String?
+
+    @Option(help: ArgumentHelp("Recipes in the generated catalog.", valueName: "count"))
+    var recipes = 63
+
+    @Option(help: "Seed of the generated catalog, the photo bytes, jitter and faults.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Latency added to every list and photo response.", valueName: "ms"))
+    var latency = 0
+
+    @Option(help: ArgumentHelp("Up to this much more latency, drawn per request.", valueName: "ms"))
+    var jitter = 0
+
+    @Option(help: ArgumentHelp("Cap on photo body speed (no cap by default).", valueName: "bytes-per-s"))
+    var bandwidth: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Chance per list or photo request of an injected fault, spread evenly over --faults.", valueName: "rate"))
+    var faultRate = 0.0
+
+    @Option(help: ArgumentHelp("Fault kinds, comma-separated, or 'all'.", valueName: "kind[,kind...]"))
+    var faults = "all"
+
+    @Option(help: ArgumentHelp("Cache-Control max-age of lists and photos.", valueName: "seconds"))
+    var maxAge = 3_600
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535 (0 picks one)") }
+        guard recipes > 0 else { throw ValidationError("--recipes must be at least 1, e.g. 63") }
+        guard latency >= 0, jitter >= 0 else { throw ValidationError("--latency and --jitter are milliseconds ≥ 0") }
+        if let bandwidth, bandwidth <= 0 {
+            throw ValidationError("--bandwidth is bytes per second, e.g. 250000 for 2 Mbit/s")
+        }
+        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
+        guard maxAge >= 0 else { throw ValidationError("--max-age is seconds ≥ 0") }
+        _ = try faultKinds()
+    }
+
+    func faultKinds() throws -> [FaultKind] {
+        if faults == "all" { return FaultKind.allCases }
+        return try faults.split(separator: ",").map { name in
+            guard let kind = FaultKind(rawValue: String(name)) else {
+                throw ValidationError(
+                    "unknown fault '\(name)': use \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+            }
+            return kind
+        }
+    }
+
+    func makeConfiguration() throws -> FixtureConfiguration {
+        var configuration = FixtureConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.catalog = catalog.map { .file(path: $0) } ?? .generated(recipes: recipes)
+        configuration.seed = seed
+        configuration.latency = .milliseconds(latency)
+        configuration.jitter = .milliseconds(jitter)
+        configuration.bandwidth = bandwidth
+        configuration.faults = .spread(faultRate, over: try faultKinds())
+        configuration.maxAge = maxAge
+        return configuration
+    }
+
+    func run() throws {
+        let configuration = try makeConfiguration()
+        // The root command is synchronous: run the server on the concurrency pool and wait here.
+        let failure = Failure()
+        let stopped = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let server = try await FixtureServer.start(configuration: configuration, stopOnSignals: true)
+                try Output.result(server.baseURL + "\n", to: nil)
+                Output.status(
+                    "serving \(server.catalog.recipes.count) recipes at \(server.baseURL) (Ctrl-C to stop)")
+                try await server.waitUntilStopped()
+            } catch {
+                failure.message.withLock { $0 = "\(error)" }
+            }
+            stopped.signal()
+        }
+        stopped.wait()
+        if let message = failure.message.withLock({ $0 }) {
+            throw CLIError("cannot serve: \(message)")
+        }
+    }
+}
+
+/// Why the server task failed, handed back to the waiting command.
+private final class Failure: Sendable {
+    let message = Mutex<String?>(nil)
+}

@@ -1,0 +1,237 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The fixture server's routes: the three lists, the photos, `/stats` and `POST /stats/reset`.
+/// Everything else is 404, and so is any path holding `..`, an encoded dot or slash, or a backslash.
+///
+/// Sleeps (latency, jitter, bandwidth, drip) go through `clock`, so tests can pass one that does
+/// not wait.
+public func buildRouter(
+    configuration: FixtureConfiguration, clock: some Clock<Duration> = ContinuousClock()
+) throws(FixtureServerError) -> Router<FixtureRequestContext> {
+    try configuration.validate()
+    return buildRouter(
+        state: FixtureState(catalog: try configuration.makeCatalog(), configuration: configuration, clock: clock))
+}
+
+/// The fixture server as a Hummingbird application, bound to `configuration.host` and `port`.
+public func buildApplication(
+    configuration: FixtureConfiguration, clock: some Clock<Duration> = ContinuousClock()
+) throws(FixtureServerError) -> some ApplicationProtocol {
+    try configuration.validate()
+    let state = FixtureState(catalog: try configuration.makeCatalog(), configuration: configuration, clock: clock)
+    return buildApplication(state: state) { _ in }
+}
+
+func buildApplication(
+    state: FixtureState, onServerRunning: @escaping @Sendable (Int) async -> Void
+) -> Application<RouterResponder<FixtureRequestContext>> {
+    let configuration = state.configuration
+    var logger = Logger(label: "cachelab.fixture-server") { StreamLogHandler.standardError(label: $0) }
+    logger.logLevel = .warning
+    return Application(
+        router: buildRouter(state: state),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+        onServerRunning: { channel in
+            let address = channel.localAddress
+            let port = address?.port ?? configuration.port
+            await state.serverRunning(host: address?.ipAddress ?? configuration.host, port: port)
+            await onServerRunning(port)
+        },
+        logger: logger)
+}
+
+func buildRouter(state: FixtureState) -> Router<FixtureRequestContext> {
+    let router = Router(context: FixtureRequestContext.self)
+    router.add(middleware: CatalogOnlyMiddleware(state: state))
+    let routes: [(String, FixtureCatalog.Listing, FixtureStats.Route)] = [
+        ("recipes.json", .recipes, .recipes), ("recipes-malformed.json", .malformed, .malformed),
+        ("recipes-empty.json", .empty, .empty),
+    ]
+    for (path, listing, route) in routes {
+        router.get(RouterPath(path)) { request, context in
+            let payload = await state.listing(listing)
+            return try await serve(
+                payload, route: route, path: "/\(path)", contentType: "application/json", request: request,
+                context: context, state: state)
+        }
+    }
+    router.get("photos/:folder/:file") { request, context in
+        guard let folder = context.parameters.get("folder"), let file = context.parameters.get("file"),
+            let photo = state.catalog.photo(folder: folder, file: file)
+        else { throw HTTPError(.notFound) }
+        let payload = await state.photoBody(photo)
+        return try await serve(
+            payload, route: photo.isLarge ? .largePhoto : .smallPhoto, path: photo.path, contentType: "image/jpeg",
+            request: request, context: context, state: state)
+    }
+    router.get("stats") { _, _ in
+        try statsResponse(await state.snapshot())
+    }
+    router.post("stats/reset") { _, _ in
+        await state.reset()
+        return try statsResponse(await state.snapshot())
+    }
+    return router
+}
+
+/// 404 for anything outside the catalog, counted; path traversal never reaches a route.
+struct CatalogOnlyMiddleware: RouterMiddleware {
+    typealias Context = FixtureRequestContext
+    let state: FixtureState
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    )
+        async throws -> Response
+    {
+        let path = request.uri.path.lowercased()
+        if path.contains("..") || path.contains("%2e") || path.contains("%2f") || path.contains("%5c")
+            || path.contains("\\")
+        {
+            await state.notFound()
+            throw HTTPError(.notFound)
+        }
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            await state.notFound()
+            throw error
+        }
+    }
+}
+
+/// Why a response was cut short on purpose.
+enum InjectedFault: Error {
+    case reset
+    case truncated
+}
+
+/// Serves a list or a photo: counts it, draws its fault and delay, answers 304 to a matching
+/// `If-None-Match`, and shapes the body.
+private func serve(
+    _ payload: FixtureState.Payload, route: FixtureStats.Route, path: String, contentType: String,
+    request: Request, context: FixtureRequestContext, state: FixtureState
+) async throws -> Response {
+    let configuration = state.configuration
+    let ticket = await state.begin(route, path: path)
+    if ticket.delay > .zero {
+        try await state.clock.sleep(for: ticket.delay)
+    }
+    switch ticket.fault {
+    case .serverError:
+        return Response(
+            status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "1"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "503: fault injected by the fixture server\n")))
+    case .reset:
+        await resetConnection(context.channel)
+        throw InjectedFault.reset
+    default:
+        break
+    }
+    let headers: HTTPFields = [
+        .contentType: contentType, .eTag: payload.etag, .cacheControl: "public, max-age=\(configuration.maxAge)",
+    ]
+    if let ifNoneMatch = request.headers[.ifNoneMatch], matches(ifNoneMatch, etag: payload.etag) {
+        await state.notModified(route)
+        var response = Response(status: .notModified, headers: headers)
+        response.headers[.contentLength] = nil
+        return response
+    }
+    let body = payload.body
+    let size = body.readableBytes
+    switch ticket.fault {
+    case .truncate:
+        let sent = size / 2
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(contentLength: size) { writer in
+                try await writer.write(body.getSlice(at: body.readerIndex, length: sent)!)
+                await state.sent(sent, route)
+                throw InjectedFault.truncated
+            })
+    case .length:
+        let sent = size - max(1, size / 4)
+        await state.sent(sent, route)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(byteBuffer: body.getSlice(at: body.readerIndex, length: sent)!))
+    case .drip:
+        return Response(
+            status: .ok, headers: headers,
+            body: chunkedBody(body, chunk: configuration.dripChunk, route: route, state: state) { _ in
+                configuration.dripInterval
+            })
+    default:
+        if let bandwidth = configuration.bandwidth, route == .smallPhoto || route == .largePhoto {
+            // Chunks of about a tenth of a second, so the cap holds over short bodies too.
+            let chunk = max(1, min(16_384, bandwidth / 10))
+            return Response(
+                status: .ok, headers: headers,
+                body: chunkedBody(body, chunk: chunk, route: route, state: state) { bytes in
+                    .seconds(Double(bytes) / Double(bandwidth))
+                })
+        }
+        await state.sent(size, route)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
+    }
+}
+
+/// A body written `chunk` bytes at a time, pausing `pause(bytes)` on the state's clock after each.
+private func chunkedBody(
+    _ body: ByteBuffer, chunk: Int, route: FixtureStats.Route, state: FixtureState,
+    pause: @escaping @Sendable (Int) -> Duration
+) -> ResponseBody {
+    ResponseBody(contentLength: body.readableBytes) { writer in
+        var remaining = body
+        var sent = 0
+        do {
+            while remaining.readableBytes > 0 {
+                let piece = remaining.readSlice(length: min(chunk, remaining.readableBytes))!
+                try await writer.write(piece)
+                sent += piece.readableBytes
+                if remaining.readableBytes > 0 {
+                    try await state.clock.sleep(for: pause(piece.readableBytes))
+                }
+            }
+            await state.sent(sent, route)
+            try await writer.finish(nil)
+        } catch {
+            await state.sent(sent, route)
+            throw error
+        }
+    }
+}
+
+/// Whether an `If-None-Match` value names `etag` (or is `*`); weak validators match too.
+func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+    ifNoneMatch.split(separator: ",").contains { candidate in
+        var tag = candidate.trimmingCharacters(in: .whitespaces)
+        if tag.hasPrefix("W/") { tag.removeFirst(2) }
+        return tag == "*" || tag == etag
+    }
+}
+
+/// Closes the connection with SO_LINGER 0, so the peer sees a reset rather than an orderly close.
+private func resetConnection(_ channel: any Channel) async {
+    if let sockets = channel as? any SocketOptionProvider {
+        _ = try? await sockets.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+    }
+    try? await channel.close()
+}
+
+private func statsResponse(_ stats: FixtureStats) throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return Response(
+        status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(stats))))
+}

@@ -1,0 +1,230 @@
+import CSQLite
+
+/// The persistent blob store under the disk tier: image bytes keyed by their full URL, and the
+/// last good recipe list, in one SQLite file (WAL).
+///
+/// Every blob is stored with its length and a checksum (`Checksum`, FNV-1a 64) in the same row,
+/// written by one statement, so a row is never partial. A read serves bytes only when both match;
+/// a row that does not is deleted, counted in `corruptionsFound`, and read as a miss.
+///
+/// Order and capacity are not decided here: `DiskTier` keeps them in a CacheLab engine and tells
+/// the store what to delete. Time is an input (`at now:`, milliseconds), never the wall clock.
+///
+/// Not `Sendable`: one owner, like its `SQLiteDatabase`.
+public final class DiskStore {
+    /// The schema this build writes and reads, kept in the file's `user_version`.
+    public static let schemaVersion = 1
+
+    /// One stored image, as `entries()` lists it.
+    public struct Entry: Equatable, Sendable {
+        public var url: String
+        public var size: Int
+        public var lastAccess: Int64
+        public var pinned: Bool
+    }
+
+    /// What `verifyAll()` found.
+    public struct Verification: Equatable, Sendable {
+        /// Rows checked (images and the last good list).
+        public var checked: Int
+        /// URLs of the image rows that failed and were deleted.
+        public var removedURLs: [String]
+        /// Whether the last good list failed and was deleted.
+        public var removedLastGoodList: Bool
+    }
+
+    /// The database file.
+    public var path: String { database.path }
+    /// Rows found corrupt (length or checksum mismatch) and deleted since this store was opened.
+    public private(set) var corruptionsFound = 0
+
+    let database: SQLiteDatabase
+    private let insertImage: SQLiteStatement
+    private let selectImage: SQLiteStatement
+    private let touchImage: SQLiteStatement
+    private let deleteImage: SQLiteStatement
+    private let updatePinned: SQLiteStatement
+    private let selectEntries: SQLiteStatement
+    private let sumSizes: SQLiteStatement
+
+    /// Opens the store at `path`, creating the file and its schema if missing.
+    ///
+    /// - Throws: `StoreError.notADatabase` for a file that is not SQLite, `StoreError.newerSchema`
+    ///   for a file from a newer build, or another `StoreError`.
+    public init(path: String) throws {
+        database = try SQLiteDatabase(path: path)
+        try Self.migrate(database)
+        insertImage = try database.prepare(
+            """
+            INSERT INTO images (url, bytes, size, checksum, stored_at, last_access) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+            ON CONFLICT (url) DO UPDATE SET bytes = excluded.bytes, size = excluded.size,
+                checksum = excluded.checksum, stored_at = excluded.stored_at, last_access = excluded.last_access
+            """)
+        selectImage = try database.prepare("SELECT bytes, size, checksum FROM images WHERE url = ?1")
+        touchImage = try database.prepare("UPDATE images SET last_access = ?2 WHERE url = ?1")
+        deleteImage = try database.prepare("DELETE FROM images WHERE url = ?1")
+        updatePinned = try database.prepare("UPDATE images SET pinned = ?2 WHERE url = ?1")
+        selectEntries = try database.prepare(
+            "SELECT url, size, last_access, pinned FROM images ORDER BY last_access, rowid")
+        sumSizes = try database.prepare("SELECT COALESCE(SUM(size), 0) FROM images")
+    }
+
+    // Version 0 is a new file: create the schema. Each future version adds one step here.
+    private static func migrate(_ database: SQLiteDatabase) throws {
+        let found = try database.userVersion()
+        guard found <= schemaVersion else {
+            throw StoreError.newerSchema(path: database.path, found: found, supported: schemaVersion)
+        }
+        guard found < schemaVersion else { return }
+        try database.transaction {
+            try database.execute(
+                """
+                CREATE TABLE images (
+                    url TEXT PRIMARY KEY,
+                    bytes BLOB NOT NULL,
+                    size INTEGER NOT NULL,
+                    checksum INTEGER NOT NULL,
+                    stored_at INTEGER,
+                    last_access INTEGER,
+                    pinned INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE last_good_list (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    json BLOB NOT NULL,
+                    checksum INTEGER NOT NULL,
+                    saved_at INTEGER
+                );
+                """)
+            try database.setUserVersion(schemaVersion)
+        }
+    }
+
+    // MARK: Images
+
+    /// Stores `bytes` under `url` (replacing any earlier row, keeping its pin) in one statement,
+    /// after deleting the rows for `removing` (the entries evicted to make room) in the same
+    /// transaction. The caller passes complete images only: the store cannot tell a truncated body
+    /// from a short image.
+    public func put(url: String, bytes: [UInt8], at now: Int64, removing victims: [String] = []) throws {
+        guard !victims.isEmpty else { return try insert(url: url, bytes: bytes, at: now) }
+        try database.transaction {
+            for victim in victims { try deleteImage.execute(.text(victim)) }
+            try insert(url: url, bytes: bytes, at: now)
+        }
+    }
+
+    private func insert(url: String, bytes: [UInt8], at now: Int64) throws {
+        try insertImage.execute(
+            .text(url), .blob(bytes), .integer(Int64(bytes.count)), .integer(Checksum.stored(bytes)), .integer(now))
+    }
+
+    /// The bytes stored under `url` if their length and checksum match, recording the access at
+    /// `now`; `nil` if absent. A row that fails the check is deleted and `nil` returned.
+    public func get(url: String, at now: Int64) throws -> [UInt8]? {
+        let row = try selectImage.query(.text(url)) { row in
+            (bytes: row.blob(at: 0), size: row.int64(at: 1), checksum: row.int64(at: 2))
+        }
+        guard let row else { return nil }
+        guard Self.isIntact(row.bytes, size: row.size, checksum: row.checksum) else {
+            try deleteImage.execute(.text(url))
+            corruptionsFound += 1
+            return nil
+        }
+        try touchImage.execute(.text(url), .integer(now))
+        return row.bytes
+    }
+
+    /// Deletes the row for `url`, if any.
+    public func remove(url: String) throws {
+        try deleteImage.execute(.text(url))
+    }
+
+    /// Deletes the rows for `urls` in one transaction.
+    public func remove(urls: [String]) throws {
+        guard !urls.isEmpty else { return }
+        if urls.count == 1 { return try remove(url: urls[0]) }
+        try database.transaction {
+            for url in urls { try deleteImage.execute(.text(url)) }
+        }
+    }
+
+    /// Marks the row for `url` pinned or not. Returns `false` if there is no such row.
+    @discardableResult
+    public func setPinned(url: String, _ pinned: Bool) throws -> Bool {
+        try updatePinned.execute(.text(url), .integer(pinned ? 1 : 0))
+        return database.changes > 0
+    }
+
+    /// Every stored image, least recently accessed first (ties in insertion order): the order to
+    /// rebuild an eviction policy in at open.
+    public func entries() throws -> [Entry] {
+        var result: [Entry] = []
+        try selectEntries.forEachRow { row in
+            result.append(
+                Entry(
+                    url: row.text(at: 0), size: Int(row.int64(at: 1)), lastAccess: row.int64(at: 2),
+                    pinned: row.int64(at: 3) != 0))
+        }
+        return result
+    }
+
+    /// The sum of the stored images' sizes, pinned ones included.
+    public func totalBytes() throws -> Int {
+        try Int(sumSizes.query { $0.int64(at: 0) } ?? 0)
+    }
+
+    /// Reads every row and checks its length and checksum, deleting those that fail (counted in
+    /// `corruptionsFound`). Reads every byte stored: for tests and recovery, not for every launch.
+    @discardableResult
+    public func verifyAll() throws -> Verification {
+        var checked = 0
+        var corrupt: [String] = []
+        let all = try database.prepare("SELECT url, bytes, size, checksum FROM images")
+        try all.forEachRow { row in
+            checked += 1
+            if !Self.isIntact(row.blob(at: 1), size: row.int64(at: 2), checksum: row.int64(at: 3)) {
+                corrupt.append(row.text(at: 0))
+            }
+        }
+        try remove(urls: corrupt)
+        corruptionsFound += corrupt.count
+        var removedList = false
+        if try hasLastGoodList() {
+            checked += 1
+            removedList = try loadLastGoodList() == nil
+        }
+        return Verification(checked: checked, removedURLs: corrupt, removedLastGoodList: removedList)
+    }
+
+    // MARK: Last good list
+
+    /// Saves the last recipe list that decoded, replacing the previous one, in one statement.
+    public func saveLastGoodList(_ json: [UInt8], at now: Int64) throws {
+        try database.prepare(
+            "INSERT OR REPLACE INTO last_good_list (id, json, checksum, saved_at) VALUES (1, ?1, ?2, ?3)"
+        ).execute(.blob(json), .integer(Checksum.stored(json)), .integer(now))
+    }
+
+    /// The last good list, or `nil` if none was saved. A list that fails its checksum is deleted
+    /// (counted in `corruptionsFound`) and `nil` returned.
+    public func loadLastGoodList() throws -> [UInt8]? {
+        let row = try database.prepare("SELECT json, checksum FROM last_good_list WHERE id = 1").query { row in
+            (json: row.blob(at: 0), checksum: row.int64(at: 1))
+        }
+        guard let row else { return nil }
+        guard Checksum.stored(row.json) == row.checksum else {
+            try database.execute("DELETE FROM last_good_list")
+            corruptionsFound += 1
+            return nil
+        }
+        return row.json
+    }
+
+    private func hasLastGoodList() throws -> Bool {
+        try database.prepare("SELECT 1 FROM last_good_list").query { _ in true } ?? false
+    }
+
+    private static func isIntact(_ bytes: [UInt8], size: Int64, checksum: Int64) -> Bool {
+        Int64(bytes.count) == size && Checksum.stored(bytes) == checksum
+    }
+}

@@ -1,0 +1,29 @@
+import CacheLab
+
+extension PolicyKind {
+    /// Opens a disk tier over `store` ordered by this policy, as an existential: the policy is
+    /// chosen at run time (a command-line flag), and the per-call cost of the existential is
+    /// nothing beside an SQLite statement.
+    public func openDiskTier(
+        store: DiskStore, configuration: CacheConfiguration, at now: Int64
+    ) throws -> any ImageTier {
+        try withOrder(DiskTierOpener(store: store, configuration: configuration, now: now)).get()
+    }
+
+    /// Opens the store file at `path` and a disk tier of `capacity` bytes over it, with this
+    /// policy's default limits (trim ratio, TTL).
+    public func openDiskTier(path: String, capacity: Int, at now: Int64) throws -> any ImageTier {
+        try openDiskTier(store: DiskStore(path: path), configuration: configuration(capacity: capacity), at: now)
+    }
+}
+
+private struct DiskTierOpener: PolicyBody {
+    typealias Result = Swift.Result<any ImageTier, any Error>
+    let store: DiskStore
+    let configuration: CacheConfiguration
+    let now: Int64
+
+    func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Result {
+        Result { try DiskTier<Policy>(store: store, configuration: configuration, at: now) }
+    }
+}

@@ -1,0 +1,48 @@
+/// A tier of the image pipeline that keeps whole images by their full URL.
+///
+/// ## Rules
+/// - **Whole images only.** `insert` takes complete bytes (the pipeline checks Content-Length
+///   first); a tier never stores or serves part of an image, and never serves bytes that fail its
+///   integrity check: those read as a miss and the entry is dropped.
+/// - **Hit.** `value(forKey:at:)` returns the bytes of a present, unexpired, intact entry and tells
+///   the eviction policy it was used; anything else returns `nil`.
+/// - **Capacity and eviction** follow `ImageCaching` (the tier's engine enforces them), except that
+///   **pinned** entries (favourites) are never evicted or expired and do not count against the
+///   capacity: `count` and `totalBytes` include them, the capacity does not.
+/// - **Time** is an input (`at now:`, milliseconds); a tier never reads the wall clock.
+/// - **Errors.** A miss is `nil`; a failure of the storage underneath (disk full, read-only, not a
+///   database) throws.
+public protocol ImageTier: AnyObject {
+    /// Entries stored, pinned ones included.
+    var count: Int { get }
+
+    /// Bytes stored, pinned entries included.
+    var totalBytes: Int { get }
+
+    /// The bytes for `url` if stored, unexpired at `now` and intact (a hit), else `nil`.
+    func value(forKey url: String, at now: Int64) throws -> [UInt8]?
+
+    /// Stores the complete image `bytes` under `url`, replacing any earlier entry (a pinned entry
+    /// stays pinned) and evicting as the capacity requires.
+    ///
+    /// - Returns: `false` when the image is bigger than the capacity and was not stored (nor is
+    ///   any earlier entry for `url` kept).
+    @discardableResult
+    func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) throws -> Bool
+
+    /// Removes the entry for `url`, pinned or not, if any. Not counted as an eviction.
+    func remove(_ url: String) throws
+
+    /// Pins the stored entry for `url`: it is never evicted until unpinned.
+    ///
+    /// - Returns: `false` when nothing is stored for `url` (pin after the image is stored).
+    @discardableResult
+    func pin(_ url: String) throws -> Bool
+
+    /// Unpins `url`: it becomes the most recently used entry at `now`, counted against the
+    /// capacity again, which may evict others (or drop it, if it alone exceeds the capacity).
+    func unpin(_ url: String, at now: Int64) throws
+
+    /// Checks that the tier's bookkeeping agrees with what it stores; stops with a message if not.
+    func checkInvariants() throws
+}

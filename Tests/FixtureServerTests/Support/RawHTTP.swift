@@ -1,0 +1,71 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A GET over a plain socket, reading until the server closes: shows what a client library hides
+/// (a body shorter than its Content-Length, a reset). Runs on a thread of its own, not the pool.
+struct RawResponse {
+    var head = ""
+    var body: [UInt8] = []
+    /// `errno` of a failed read (ECONNRESET for a reset), nil when the server closed cleanly.
+    var readError: Int32?
+
+    var status: Int? { head.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
+
+    func header(_ name: String) -> String? {
+        for line in head.split(separator: "\r\n").dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+}
+
+enum RawHTTP {
+    static func get(port: Int, path: String) async -> RawResponse {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: blockingGet(port: port, path: path)) }.start()
+        }
+    }
+
+    private static func blockingGet(port: Int, path: String) -> RawResponse {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return RawResponse(readError: errno) }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var response = RawResponse()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            if count < 0 {
+                response.readError = errno
+                break
+            }
+            received += buffer[0..<count]
+        }
+        let separator: [UInt8] = [13, 10, 13, 10]
+        if let end = (0..<max(0, received.count - 3)).first(where: { Array(received[$0..<$0 + 4]) == separator }) {
+            response.head = String(decoding: received[0..<end], as: UTF8.self)
+            response.body = Array(received[(end + 4)...])
+        }
+        return response
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+
+@testable import RecipeClient
+
+@Suite("DiskStore")
+struct DiskStoreTests {
+    @Test func putThenGetReturnsTheSameBytes() throws {
+        try StoreFixtures.withStorePath { path in
+            let store = try DiskStore(path: path)
+            let bytes = StoreFixtures.image(1, count: 10_000)
+            try store.put(url: StoreFixtures.url(1), bytes: bytes, at: 10)
+            #expect(try store.get(url: StoreFixtures.url(1), at: 20) == bytes)
+            #expect(try store.get(url: StoreFixtures.url(2), at: 20) == nil)
+            #expect(try store.totalBytes() == 10_000)
+            #expect(
+                try store.entries()
+                    == [DiskStore.Entry(url: StoreFixtures.url(1), size: 10_000, lastAccess: 20, pinned: false)])
+        }
+    }
+
+    @Test func anEmptyImageRoundTrips() throws {
+        try StoreFixtures.withStorePath { path in
+            let store = try DiskStore(path: path)
+            try store.put(url: StoreFixtures.url(1), bytes: [], at: 1)
+            #expect(try store.get(url: StoreFixtures.url(1), at: 2) == [])
+        }
+    }
+
+    @Test func survivesCloseAndReopen() throws {
+        try StoreFixtures.withStorePath { path in
+            do {
+                let store = try DiskStore(path: path)
+                try store.put(url: StoreFixtures.url(1), bytes: StoreFixtures.image(1), at: 1)
+                try store.setPinned(url: StoreFixtures.url(1), true)
+            }
+            let reopened = try DiskStore(path: path)
+            #expect(try reopened.get(url: StoreFixtures.url(1), at: 2) == StoreFixtures.image(1))
+            #expect(try reopened.entries().map(\.pinned) == [true])
+        }
+    }
+
+    @Test func replacingAnImageKeepsItsPin() throws {
+        try StoreFixtures.withStorePath { path in
+            let store = try DiskStore(path: path)
+            try store.put(url: StoreFixtures.url(1), bytes: StoreFixtures.image(1), at: 1)
+            #expect(try store.setPinned(url: StoreFixtures.url(1), true))
+            try store.put(url: StoreFixtures.url(1), bytes: StoreFixtures.image(2, count: 50), at: 2)
+            #expect(
+                try store.entries()
+                    == [DiskStore.Entry(url: StoreFixtures.url(1), size: 50, lastAccess: 2, pinned: true)])
+            #expect(try store.setPinned(url: StoreFixtures.url(9), true) == false)
+        }
+    }
+
+    @Test func entriesAreOrderedByLastAccess() throws {
+        try StoreFixtures.withStorePath { path in
+            let store = try DiskStore(path: path)
+            for number in 1...3 { try store.put(url: StoreFixtures.url(number), bytes: [1], at: Int64(number)) }
+            _ = try store.get(url: StoreFixtures.url(1), at: 10)
+            #expect(try store.entries().map(\.url) == [2, 3, 1].map(StoreFixtures.url))
+        }
+    }
+
+    @Test(arguments: ["same length, one byte flipped", "truncated"])
+    func aCorruptRowIsNotServedAndIsRemoved(damage: String) throws {
+        try StoreFixtures.withStorePath { path in
+            // Given a stored image whose bytes are changed behind the store's back
+            let store = try DiskStore(path: path)
+            var bytes = StoreFixtures.image(1)
+            try store.put(url: StoreFixtures.url(1), bytes: bytes, at: 1)
+            if damage == "truncated" { bytes.removeLast(10) } else { bytes[50] ^= 0x01 }
+            try StoreFixtures.corrupt(path: path, url: StoreFixtures.url(1), bytes: bytes)
+            // When it is read, then it is a miss, counted, and the row is gone
+            #expect(try store.get(url: StoreFixtures.url(1), at: 2) == nil)
+            #expect(store.corruptionsFound == 1)
+            #expect(try store.entries().isEmpty)
+        }
+    }
+
+    @Test func verifyAllRemovesEveryCorruptRowAndKeepsTheRest() throws {
+        try StoreFixtures.withStorePath { path in
+            let store = try DiskStore(path: path)
+            for number in 1...5 {
+                try store.put(url: StoreFixtures.url(number), bytes: StoreFixtures.image(UInt64(number)), at: 1)
+            }
+            try store.saveLastGoodList(Array("[]".utf8), at: 1)
+            try StoreFixtures.corrupt(path: path, url: StoreFixtures.url(2), bytes: [1, 2, 3])
+            try StoreFixtures.corrupt(path: path, url: StoreFixtures.url(4), bytes: StoreFixtures.image(40))
+            let verification = try store.verifyAll()
+            #expect(verification.checked == 6)
+            #expect(Set(verification.removedURLs) == Set([2, 4].map(StoreFixtures.url)))
+            #expect(verification.removedLastGoodList == false)
+            #expect(try store.entries().map(\.url).sorted() == [1, 3, 5].map(StoreFixtures.url).sorted())
+        }
+    }
+
+    @Test func lastGoodListSavesLoadsAndSurvivesReopen() throws {
+        try StoreFixtures.withStorePath { path in
+            let json = Array(#"{"recipes":[]}"#.utf8)
+            do {
+                let store = try DiskStore(path: path)
+                #expect(try store.loadLastGoodList() == nil)
+                try store.saveLastGoodList(Array("old".utf8), at: 1)
+                try store.saveLastGoodList(json, at: 2)
+            }
+            #expect(try DiskStore(path: path).loadLastGoodList() == json)
+        }
+    }
+
+    @Test func aCorruptLastGoodListIsNotServed() throws {
+        try StoreFixtures.withStorePath { path in
+            let store = try DiskStore(path: path)
+            try store.saveLastGoodList(Array(#"{"recipes":[]}"#.utf8), at: 1)
+            try SQLiteDatabase(path: path).execute("UPDATE last_good_list SET json = X'7B7D'")
+            #expect(try store.loadLastGoodList() == nil)
+            #expect(store.corruptionsFound == 1)
+            #expect(try store.loadLastGoodList() == nil)
+        }
+    }
+}
