@@ -1,5 +1,3 @@
-import Histogram
-
 extension Replay {
     /// Replays `trace` through a client's two tiers: a lookup tries memory, then disk, then the
     /// network; a disk hit is copied into memory; a download goes into both. App events act as
@@ -37,9 +35,7 @@ private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
         }
         let memoryLatency = LatencyModel(network: client.network, tier: .memory)
         let diskLatency = LatencyModel(network: client.network, tier: .disk)
-        var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-        histogram.autoResize = true
-        var latencySum = 0
+        var recorder = HistogramRecorder(memoryLatency)
         var result = RunResult(trace: trace.name, client: client)
         var lastSweep: Int64?
         var nextEvent = 0
@@ -99,8 +95,7 @@ private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
                 memoryCache?.insertAfterMiss((), forKey: key, size: size, at: now)
                 latency = memoryLatency.missMicroseconds(size: size)
             }
-            latencySum += latency
-            histogram.record(UInt64(latency))
+            recorder.record(latency)
         }
         for event in trace.events[nextEvent...] { apply(event) }
 
@@ -110,13 +105,7 @@ private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
         result.bytesDownloaded = result.bytesRequested - result.bytesHit
         result.evictions = (memoryCache?.evictions ?? 0) + (diskCache?.evictions ?? 0)
         result.expirations = (memoryCache?.expirations ?? 0) + (diskCache?.expirations ?? 0)
-        if trace.count > 0 {
-            result.latency = LatencySummary(
-                p50: Double(histogram.valueAtPercentile(50)) / 1000,
-                p95: Double(histogram.valueAtPercentile(95)) / 1000,
-                p99: Double(histogram.valueAtPercentile(99)) / 1000,
-                mean: Double(latencySum) / Double(trace.count) / 1000)
-        }
+        result.latency = recorder.summary(requests: trace.count)
         return result
     }
 

@@ -51,15 +51,14 @@ struct HistogramRecorder: LatencyRecording {
     }
 
     @inline(__always)
-    mutating func hit(size: Int) {
-        let latency = model.hitMicroseconds(size: size)
-        sum &+= latency
-        histogram.record(UInt64(latency))
-    }
+    mutating func hit(size: Int) { record(model.hitMicroseconds(size: size)) }
 
     @inline(__always)
-    mutating func miss(size: Int) {
-        let latency = model.missMicroseconds(size: size)
+    mutating func miss(size: Int) { record(model.missMicroseconds(size: size)) }
+
+    /// Records one request that took `latency` microseconds.
+    @inline(__always)
+    mutating func record(_ latency: Int) {
         sum &+= latency
         histogram.record(UInt64(latency))
     }
