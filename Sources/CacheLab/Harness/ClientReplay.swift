@@ -27,11 +27,13 @@ private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
 
     func run<Disk: EvictionPolicy>(_ disk: Disk.Type) -> RunResult {
         let memoryCache = client.memory.map { tier in
-            Cache<UInt64, Void, Memory>(configuration: limits(tier, hard: true), expectedCount: expected(tier))
+            Cache<UInt64, Void, Memory>(
+                configuration: limits(tier, hard: true), expectedCount: expected(tier, hard: true))
         }
         let softDisk = client.diskSweep != .onInsert
         let diskCache = client.disk.map { tier in
-            Cache<UInt64, Void, Disk>(configuration: limits(tier, hard: !softDisk), expectedCount: expected(tier))
+            Cache<UInt64, Void, Disk>(
+                configuration: limits(tier, hard: !softDisk), expectedCount: expected(tier, hard: !softDisk))
         }
         let memoryLatency = LatencyModel(network: client.network, tier: .memory)
         let diskLatency = LatencyModel(network: client.network, tier: .disk)
@@ -116,7 +118,7 @@ private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
             trimRatio: hard ? tier.trimRatio : 1)
     }
 
-    private func expected(_ tier: TierConfiguration) -> Int {
-        min(TraceStatistics.estimatedUniqueObjects(trace), client.sizeMode == .unit ? tier.capacity : Int.max) + 16
+    private func expected(_ tier: TierConfiguration, hard: Bool) -> Int {
+        trace.expectedEntries(under: limits(tier, hard: hard))
     }
 }

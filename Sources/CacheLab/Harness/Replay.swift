@@ -88,7 +88,7 @@ struct Simulation<Recorder: LatencyRecording>: PolicyBody {
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
         var result = RunResult(trace: trace.name, configuration: configuration)
         let cache = Cache<UInt64, Void, Policy>(
-            configuration: result.cache, expectedCount: expectedEntries(result.cache))
+            configuration: result.cache, expectedCount: trace.expectedEntries(under: result.cache))
         var hits = 0
         var bytesHit = 0
         var bytesRequested = 0
@@ -145,17 +145,21 @@ struct Simulation<Recorder: LatencyRecording>: PolicyBody {
             break
         }
     }
+}
 
-    // Sizes the cache's storage for the entries it will typically hold: room for twice as many
-    // mean-sized objects as fit. Sizing for the smallest object instead would spread a small
-    // cache over a table many times larger than the CPU's caches; should the estimate be
-    // exceeded, the storage doubles (rarely, and never again once warm).
-    private func expectedEntries(_ limits: CacheConfiguration) -> Int {
-        guard trace.count > 0 else { return 16 }
-        if limits.sizeMode == .unit { return min(limits.capacity, trace.count) + 1 }
+extension Trace {
+    /// How many entries a cache with `limits` will typically hold on this trace: room for twice
+    /// as many mean-sized objects as fit, never more than the trace's distinct keys can be.
+    /// Sizing for the smallest object instead would spread a small cache over a table many times
+    /// larger than the CPU's caches; should the estimate be exceeded, the storage doubles (rarely,
+    /// and never again once warm).
+    func expectedEntries(under limits: CacheConfiguration) -> Int {
+        guard count > 0 else { return 16 }
+        let distinct = keyNames?.count ?? count
+        if limits.sizeMode == .unit { return min(limits.capacity, distinct) + 1 }
         var total = 0
-        for size in trace.sizes { total &+= size }
-        let mean = max(total / trace.count, 1)
-        return min(limits.capacity / mean * 2, trace.count) + 16
+        for size in sizes { total &+= size }
+        let mean = max(total / count, 1)
+        return min(limits.capacity / mean * 2, distinct) + 16
     }
 }

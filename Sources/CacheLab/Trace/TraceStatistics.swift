@@ -26,12 +26,6 @@ public struct TraceStatistics: Sendable, Equatable {
         events = trace.events.count
     }
 
-    /// An upper bound on the trace's distinct objects, cheap to compute: its request count, or
-    /// its key names' count when it has them.
-    static func estimatedUniqueObjects(_ trace: Trace) -> Int {
-        trace.keyNames?.count ?? trace.count
-    }
-
     /// The working set in the unit a size mode counts.
     public func workingSet(in mode: SizeMode) -> Int {
         mode == .unit ? uniqueObjects : workingSetBytes
