@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "CacheLab", targets: ["CacheLab"]),
         .library(name: "RecipeClient", targets: ["RecipeClient"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
+        .library(name: "LiveReplay", targets: ["LiveReplay"]),
         .executable(name: "cachelab", targets: ["CacheLabCLI"]),
     ],
     dependencies: [
@@ -38,12 +39,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Replays a trace through the real client's image pipeline against a fixture server.
+        .target(
+            name: "LiveReplay",
+            dependencies: ["CacheLab", "RecipeClient", "FixtureServer"]
+        ),
         // The thin command-line front end.
         .executableTarget(
             name: "CacheLabCLI",
             dependencies: [
                 "CacheLab",
                 "FixtureServer",
+                "LiveReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,7 +60,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipeClientTests",
-            dependencies: ["RecipeClient", "CacheLab"]
+            dependencies: ["RecipeClient", "CacheLab", "FixtureServer"]
+        ),
+        .testTarget(
+            name: "LiveReplayTests",
+            dependencies: ["LiveReplay", "CacheLab", "RecipeClient", "FixtureServer"]
         ),
         .testTarget(
             name: "FixtureServerTests",

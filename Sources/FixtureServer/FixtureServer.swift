@@ -31,16 +31,19 @@ public final class FixtureServer: Sendable {
     /// Starts a server and returns once it is listening.
     ///
     /// - Parameters:
+    ///   - catalog: serve this catalog (e.g. `TraceObjects(trace:).catalog`) instead of the one
+    ///     `configuration.catalog` describes.
     ///   - clock: what latency, bandwidth and drip sleep on.
     ///   - stopOnSignals: also shut down gracefully on SIGINT and SIGTERM (for `cachelab serve`).
     /// - Throws: `FixtureServerError` for a bad configuration or catalog; the bind error when the
     ///   address is taken.
     public static func start(
-        configuration: FixtureConfiguration = FixtureConfiguration(), clock: some Clock<Duration> = ContinuousClock(),
-        stopOnSignals: Bool = false
+        configuration: FixtureConfiguration = FixtureConfiguration(), catalog: FixtureCatalog? = nil,
+        clock: some Clock<Duration> = ContinuousClock(), stopOnSignals: Bool = false
     ) async throws -> FixtureServer {
         try configuration.validate()
-        let state = FixtureState(catalog: try configuration.makeCatalog(), configuration: configuration, clock: clock)
+        let state = FixtureState(
+            catalog: try catalog ?? configuration.makeCatalog(), configuration: configuration, clock: clock)
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let application = buildApplication(state: state) { port in listening.yield(port) }
         let group = ServiceGroup(

@@ -3,6 +3,9 @@ import CacheLab
 /// The bytes a photo is served as: a JPEG/JFIF header, filler drawn from a generator seeded by the
 /// server's seed and the photo's path, and the JPEG end marker, exactly `photo.size` bytes long.
 /// The same seed gives the same bytes in every process.
+///
+/// The filler has no FF byte (a real JPEG escapes FF in its entropy-coded data), so the end marker
+/// FF D9 occurs only at the very end: a client can tell a body cut short, whatever its length.
 enum PhotoBody {
     // SOI, then an APP0 "JFIF" segment: version 1.1, no density units, 1x1, no thumbnail.
     static let header: [UInt8] = [
@@ -10,9 +13,11 @@ enum PhotoBody {
         0x00, 0x00,
     ]
     static let endMarker: [UInt8] = [0xFF, 0xD9]
+    /// The smallest photo: the header and the end marker.
+    static let minimumSize = header.count + endMarker.count
 
     static func bytes(of photo: FixtureCatalog.Photo, seed: UInt64) -> [UInt8] {
-        precondition(photo.size >= header.count + endMarker.count, "a photo is at least 22 bytes")
+        precondition(photo.size >= minimumSize, "a photo is at least 22 bytes")
         var random = SplitMix64(seed: StableHash.fnv1a("\(photo.folder)/\(photo.file)", seed: seed))
         var bytes = header
         bytes.reserveCapacity(photo.size)
@@ -20,7 +25,8 @@ enum PhotoBody {
         while bytes.count < fillerEnd {
             var word = random.next()
             for _ in 0..<min(8, fillerEnd - bytes.count) {
-                bytes.append(UInt8(truncatingIfNeeded: word))
+                let byte = UInt8(truncatingIfNeeded: word)
+                bytes.append(byte == 0xFF ? 0xFE : byte)
                 word >>= 8
             }
         }

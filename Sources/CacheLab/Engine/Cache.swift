@@ -40,6 +40,10 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// Whether `key` is stored (expired or not), without touching the policy.
     public func contains(_ key: Key) -> Bool { core.pointee.contains(key) }
 
+    /// Whether a lookup of `key` at `now` would hit (stored and unexpired), without touching the
+    /// policy or the expiry: a peek, for deciding whether to start a download early.
+    public func isLive(_ key: Key, at now: Int64) -> Bool { core.pointee.isLive(key, at: now) }
+
     /// Called for every entry the cache drops on its own — evicted to make room or expired —
     /// before it goes, so a tier that keeps the bytes elsewhere (the SQLite disk tier) can delete
     /// them. Not called for `removeValue`, `removeAll` or a replacing `insert`: the caller knows.
@@ -145,6 +149,11 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     var count: Int { index.count }
 
     func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
+
+    func isLive(_ key: Key, at now: Int64) -> Bool {
+        let slot = index.slot(for: key)
+        return slot >= 0 && (configuration.ttl == nil || entries[slot].expiry > now)
+    }
 
     mutating func value(forKey key: Key, at now: Int64) -> Value? {
         let slot = index.slot(for: key)

@@ -16,7 +16,7 @@ public enum Replay {
             var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
             var result = configuration.policy.withOrder(
                 Simulation(trace: trace, configuration: configuration, recorder: &recorder))
-            result.latency = recorder.summary(requests: trace.count)
+            result.latency = recorder.latencies.summary()
             return result
         }
         var recorder = NoLatency()
@@ -40,14 +40,10 @@ struct NoLatency: LatencyRecording {
 /// Records the latency model's value for every request, in microseconds.
 struct HistogramRecorder: LatencyRecording {
     let model: LatencyModel
-    // One hour in microseconds is far beyond any modelled request; 3 significant digits.
-    var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-    // Kept alongside: the exact mean, cheaper than walking the histogram.
-    var sum = 0
+    var latencies = LatencyHistogram()
 
     init(_ model: LatencyModel) {
         self.model = model
-        histogram.autoResize = true
     }
 
     @inline(__always)
@@ -58,19 +54,8 @@ struct HistogramRecorder: LatencyRecording {
 
     /// Records one request that took `latency` microseconds.
     @inline(__always)
-    mutating func record(_ latency: Int) {
-        sum &+= latency
-        histogram.record(UInt64(latency))
-    }
+    mutating func record(_ latency: Int) { latencies.record(microseconds: latency) }
 
-    func summary(requests: Int) -> LatencySummary {
-        guard requests > 0 else { return LatencySummary() }
-        return LatencySummary(
-            p50: Double(histogram.valueAtPercentile(50)) / 1000,
-            p95: Double(histogram.valueAtPercentile(95)) / 1000,
-            p99: Double(histogram.valueAtPercentile(99)) / 1000,
-            mean: Double(sum) / Double(requests) / 1000)
-    }
 }
 
 /// The replay loop, specialized per policy by `PolicyKind.withOrder` and per recorder.
@@ -153,7 +138,7 @@ extension Trace {
     /// Sizing for the smallest object instead would spread a small cache over a table many times
     /// larger than the CPU's caches; should the estimate be exceeded, the storage doubles (rarely,
     /// and never again once warm).
-    func expectedEntries(under limits: CacheConfiguration) -> Int {
+    public func expectedEntries(under limits: CacheConfiguration) -> Int {
         guard count > 0 else { return 16 }
         let distinct = keyNames?.count ?? count
         if limits.sizeMode == .unit { return min(limits.capacity, distinct) + 1 }

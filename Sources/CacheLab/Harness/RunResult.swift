@@ -26,6 +26,8 @@ public struct RunResult: Sendable, Equatable {
     public var memoryHits = 0
     public var diskHits = 0
     public var latency = LatencySummary()
+    /// Every request's outcome in trace order, when the replay was asked for them (else empty).
+    public var outcomes: [RequestOutcome] = []
 
     public init(trace: String, configuration: RunConfiguration) {
         self.trace = trace

@@ -21,6 +21,15 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// Whether the policy's order is the order of last use alone (LRU and its presets), so that a
+    /// disk tier rebuilt from each entry's last use at relaunch has exactly the order it had.
+    public var ordersByRecency: Bool {
+        switch self {
+        case .lru, .size, .ttl: true
+        case .fifo, .lfu: false
+        }
+    }
+
     /// The engine limits this policy runs with, from what the user asked for.
     public func configuration(
         capacity: Int,

@@ -13,13 +13,16 @@ import CSQLite
 /// Not `Sendable`: one owner, like its `SQLiteDatabase`.
 public final class DiskStore {
     /// The schema this build writes and reads, kept in the file's `user_version`.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// One stored image, as `entries()` lists it.
     public struct Entry: Equatable, Sendable {
         public var url: String
         public var size: Int
         public var lastAccess: Int64
+        /// The store's count of accesses (gets and puts) at this entry's last one: recency order,
+        /// exact even when accesses share a time.
+        public var lastUse: Int64
         public var pinned: Bool
     }
 
@@ -46,6 +49,8 @@ public final class DiskStore {
     private let updatePinned: SQLiteStatement
     private let selectEntries: SQLiteStatement
     private let sumSizes: SQLiteStatement
+    // The next value of `use_seq`: one more than any stored.
+    private var nextUse: Int64
 
     /// Opens the store at `path`, creating the file and its schema if missing.
     ///
@@ -56,20 +61,24 @@ public final class DiskStore {
         try Self.migrate(database)
         insertImage = try database.prepare(
             """
-            INSERT INTO images (url, bytes, size, checksum, stored_at, last_access) VALUES (?1, ?2, ?3, ?4, ?5, ?5)
+            INSERT INTO images (url, bytes, size, checksum, stored_at, last_access, use_seq)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)
             ON CONFLICT (url) DO UPDATE SET bytes = excluded.bytes, size = excluded.size,
-                checksum = excluded.checksum, stored_at = excluded.stored_at, last_access = excluded.last_access
+                checksum = excluded.checksum, stored_at = excluded.stored_at, last_access = excluded.last_access,
+                use_seq = excluded.use_seq
             """)
         selectImage = try database.prepare("SELECT bytes, size, checksum FROM images WHERE url = ?1")
-        touchImage = try database.prepare("UPDATE images SET last_access = ?2 WHERE url = ?1")
+        touchImage = try database.prepare("UPDATE images SET last_access = ?2, use_seq = ?3 WHERE url = ?1")
         deleteImage = try database.prepare("DELETE FROM images WHERE url = ?1")
         updatePinned = try database.prepare("UPDATE images SET pinned = ?2 WHERE url = ?1")
         selectEntries = try database.prepare(
-            "SELECT url, size, last_access, pinned FROM images ORDER BY last_access, rowid")
+            "SELECT url, size, last_access, use_seq, pinned FROM images ORDER BY use_seq, rowid")
         sumSizes = try database.prepare("SELECT COALESCE(SUM(size), 0) FROM images")
+        nextUse =
+            try database.prepare("SELECT COALESCE(MAX(use_seq), 0) + 1 FROM images").query { $0.int64(at: 0) } ?? 1
     }
 
-    // Version 0 is a new file: create the schema. Each future version adds one step here.
+    // Version 0 is a new file: create the schema. Each later version adds one step here.
     private static func migrate(_ database: SQLiteDatabase) throws {
         let found = try database.userVersion()
         guard found <= schemaVersion else {
@@ -77,24 +86,38 @@ public final class DiskStore {
         }
         guard found < schemaVersion else { return }
         try database.transaction {
-            try database.execute(
-                """
-                CREATE TABLE images (
-                    url TEXT PRIMARY KEY,
-                    bytes BLOB NOT NULL,
-                    size INTEGER NOT NULL,
-                    checksum INTEGER NOT NULL,
-                    stored_at INTEGER,
-                    last_access INTEGER,
-                    pinned INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE TABLE last_good_list (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    json BLOB NOT NULL,
-                    checksum INTEGER NOT NULL,
-                    saved_at INTEGER
-                );
-                """)
+            if found < 1 {
+                try database.execute(
+                    """
+                    CREATE TABLE images (
+                        url TEXT PRIMARY KEY,
+                        bytes BLOB NOT NULL,
+                        size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        stored_at INTEGER,
+                        last_access INTEGER,
+                        pinned INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE last_good_list (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        json BLOB NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        saved_at INTEGER
+                    );
+                    """)
+            }
+            if found < 2 {
+                // Version 2 orders recency by a count of accesses, not by time alone: accesses in
+                // the same millisecond keep their order. Version 1 rows are numbered in the order
+                // version 1 rebuilt them (last access, then insertion).
+                try database.execute(
+                    """
+                    ALTER TABLE images ADD COLUMN use_seq INTEGER NOT NULL DEFAULT 0;
+                    UPDATE images SET use_seq = (
+                        SELECT COUNT(*) FROM images AS other
+                        WHERE (other.last_access, other.rowid) <= (images.last_access, images.rowid));
+                    """)
+            }
             try database.setUserVersion(schemaVersion)
         }
     }
@@ -115,7 +138,8 @@ public final class DiskStore {
 
     private func insert(url: String, bytes: [UInt8], at now: Int64) throws {
         try insertImage.execute(
-            .text(url), .blob(bytes), .integer(Int64(bytes.count)), .integer(Checksum.stored(bytes)), .integer(now))
+            .text(url), .blob(bytes), .integer(Int64(bytes.count)), .integer(Checksum.stored(bytes)), .integer(now),
+            .integer(takeUse()))
     }
 
     /// The bytes stored under `url` if their length and checksum match, recording the access at
@@ -130,8 +154,13 @@ public final class DiskStore {
             corruptionsFound += 1
             return nil
         }
-        try touchImage.execute(.text(url), .integer(now))
+        try touchImage.execute(.text(url), .integer(now), .integer(takeUse()))
         return row.bytes
+    }
+
+    private func takeUse() -> Int64 {
+        defer { nextUse += 1 }
+        return nextUse
     }
 
     /// Deletes the row for `url`, if any.
@@ -155,15 +184,15 @@ public final class DiskStore {
         return database.changes > 0
     }
 
-    /// Every stored image, least recently accessed first (ties in insertion order): the order to
-    /// rebuild an eviction policy in at open.
+    /// Every stored image, least recently accessed first: the order to rebuild an eviction policy
+    /// in at open.
     public func entries() throws -> [Entry] {
         var result: [Entry] = []
         try selectEntries.forEachRow { row in
             result.append(
                 Entry(
                     url: row.text(at: 0), size: Int(row.int64(at: 1)), lastAccess: row.int64(at: 2),
-                    pinned: row.int64(at: 3) != 0))
+                    lastUse: row.int64(at: 3), pinned: row.int64(at: 4) != 0))
         }
         return result
     }

@@ -8,7 +8,8 @@ import CacheLab
 /// expired) its row is deleted, in the same transaction as the insert that caused it.
 ///
 /// - **Relaunch.** Opening rebuilds the engine from `DiskStore.entries()`, inserting every
-///   unpinned row in last-access order at its last-access time. LRU order (and the `size` and
+///   unpinned row in order of last use (gets and puts, counted by the store) at its last-access
+///   time. The client simulation (`Replay.simulate(_:client:)`) models this rebuild. LRU order (and the `size` and
 ///   `ttl` presets' LRU order) therefore survives a relaunch exactly. Other policies lose what
 ///   only they remember: FIFO's insertion order becomes last-access order, LFU's frequencies all
 ///   restart at 1 (ties broken by last access), and a fixed TTL counts from the last access, not
@@ -72,10 +73,26 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     public var totalBytes: Int { unpinnedBytes + pinnedBytes }
     /// Entries evicted to make room since open (rebuilding at open included).
     public var evictions: Int { engine.evictions }
+    /// Entries dropped because their lifetime was over since open.
+    public var expirations: Int { engine.expirations }
     /// The unpinned URLs, next victim first (as far as the policy can tell).
     public var evictionOrder: [String] { engine.storedKeys }
     /// The pinned URLs, in no particular order.
     public var pinnedURLs: [String] { Array(pinnedSizes.keys) }
+
+    public func contains(_ url: String, at now: Int64) -> Bool {
+        pinnedSizes[url] != nil || engine.isLive(url, at: now)
+    }
+
+    public func sweep(limit: Int, trimRatio: Double, at now: Int64) throws {
+        engine.sweep(limit: limit, trimRatio: trimRatio, at: now)
+        try store.remove(urls: takeDropped())
+    }
+
+    public func trim(toCost target: Int) throws {
+        engine.trim(toCost: target)
+        try store.remove(urls: takeDropped())
+    }
 
     public func value(forKey url: String, at now: Int64) throws -> [UInt8]? {
         if pinnedSizes[url] != nil {

@@ -14,7 +14,10 @@ struct DiskStoreTests {
             #expect(try store.totalBytes() == 10_000)
             #expect(
                 try store.entries()
-                    == [DiskStore.Entry(url: StoreFixtures.url(1), size: 10_000, lastAccess: 20, pinned: false)])
+                    == [
+                        DiskStore.Entry(
+                            url: StoreFixtures.url(1), size: 10_000, lastAccess: 20, lastUse: 2, pinned: false)
+                    ])
         }
     }
 
@@ -47,8 +50,50 @@ struct DiskStoreTests {
             try store.put(url: StoreFixtures.url(1), bytes: StoreFixtures.image(2, count: 50), at: 2)
             #expect(
                 try store.entries()
-                    == [DiskStore.Entry(url: StoreFixtures.url(1), size: 50, lastAccess: 2, pinned: true)])
+                    == [DiskStore.Entry(url: StoreFixtures.url(1), size: 50, lastAccess: 2, lastUse: 2, pinned: true)])
             #expect(try store.setPinned(url: StoreFixtures.url(9), true) == false)
+        }
+    }
+
+    @Test func accessesInTheSameMillisecondKeepTheirOrder() throws {
+        try StoreFixtures.withStorePath { path in
+            do {
+                let store = try DiskStore(path: path)
+                for id in 1...3 {
+                    try store.put(url: StoreFixtures.url(id), bytes: StoreFixtures.image(UInt64(id)), at: 5)
+                }
+                _ = try store.get(url: StoreFixtures.url(1), at: 5)
+                #expect(try store.entries().map(\.url) == [2, 3, 1].map(StoreFixtures.url))
+            }
+            // The count goes on after a reopen.
+            let reopened = try DiskStore(path: path)
+            _ = try reopened.get(url: StoreFixtures.url(2), at: 5)
+            #expect(try reopened.entries().map(\.url) == [3, 1, 2].map(StoreFixtures.url))
+        }
+    }
+
+    @Test func aVersionOneFileIsMigratedInItsRebuildOrder() throws {
+        try StoreFixtures.withStorePath { path in
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(
+                    """
+                    CREATE TABLE images (url TEXT PRIMARY KEY, bytes BLOB NOT NULL, size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL, stored_at INTEGER, last_access INTEGER,
+                        pinned INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
+                        checksum INTEGER NOT NULL, saved_at INTEGER);
+                    INSERT INTO images VALUES ('a', x'01', 1, \(Checksum.stored([1])), 1, 30, 0);
+                    INSERT INTO images VALUES ('b', x'01', 1, \(Checksum.stored([1])), 1, 10, 0);
+                    INSERT INTO images VALUES ('c', x'01', 1, \(Checksum.stored([1])), 1, 10, 0);
+                    """)
+                try database.setUserVersion(1)
+            }
+            let store = try DiskStore(path: path)
+            #expect(try store.entries().map(\.url) == ["b", "c", "a"])
+            #expect(try store.entries().map(\.lastUse) == [1, 2, 3])
+            #expect(try store.get(url: "b", at: 40) == [1])
+            #expect(try store.entries().map(\.url) == ["c", "a", "b"])
         }
     }
 

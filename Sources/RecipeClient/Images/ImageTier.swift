@@ -19,6 +19,16 @@ public protocol ImageTier: AnyObject {
     /// Bytes stored, pinned entries included.
     var totalBytes: Int { get }
 
+    /// Entries evicted to make room since the tier opened.
+    var evictions: Int { get }
+
+    /// Entries dropped because their lifetime was over since the tier opened.
+    var expirations: Int { get }
+
+    /// Whether `value(forKey:at:)` would find `url` stored and unexpired at `now`, without
+    /// reading it or telling the policy (integrity is checked only by the read).
+    func contains(_ url: String, at now: Int64) -> Bool
+
     /// The bytes for `url` if stored, unexpired at `now` and intact (a hit), else `nil`.
     func value(forKey url: String, at now: Int64) throws -> [UInt8]?
 
@@ -42,6 +52,14 @@ public protocol ImageTier: AnyObject {
     /// Unpins `url`: it becomes the most recently used entry at `now`, counted against the
     /// capacity again, which may evict others (or drop it, if it alone exceeds the capacity).
     func unpin(_ url: String, at now: Int64) throws
+
+    /// Removes the expired entries, then, if the unpinned entries cost more than `limit`, evicts
+    /// in the policy's order down to `limit × trimRatio` (a sweep at launch or in the background).
+    func sweep(limit: Int, trimRatio: Double, at now: Int64) throws
+
+    /// Evicts unpinned entries in the policy's order until they cost at most `target` (memory
+    /// pressure, or the app going to the background).
+    func trim(toCost target: Int) throws
 
     /// Checks that the tier's bookkeeping agrees with what it stores; stops with a message if not.
     func checkInvariants() throws

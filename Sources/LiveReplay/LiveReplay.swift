@@ -1,0 +1,316 @@
+import CacheLab
+import FixtureServer
+import Foundation
+import RecipeClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How a live replay runs.
+public struct LiveOptions: Sendable {
+    /// The base URL of a running fixture server that serves the trace's objects
+    /// (`cachelab serve --trace FILE`); `nil` starts one in this process.
+    public var server: String?
+    /// Latency, bandwidth and faults of the in-process server.
+    public var serverConfiguration = FixtureConfiguration()
+    /// Trace time runs this many times faster than recorded; `nil` issues requests as fast as the
+    /// pipeline takes them.
+    public var speed: Double?
+    /// Requests in flight at most: the rows of a list loading at once.
+    public var concurrency = 32
+    /// Connections the downloader opens to the server at once.
+    public var connectionsPerHost = 16
+    /// Seconds without data before a download fails.
+    public var timeout: TimeInterval = 30
+    /// The disk tier's SQLite file; `nil` makes one in a temporary directory and removes it after.
+    public var diskPath: String?
+    /// Called now and then with the requests finished and the total.
+    public var progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)?
+
+    public init() {}
+}
+
+/// What a live replay measured.
+public struct LiveResult: Sendable {
+    /// The same counts as a simulated run, from the live outcomes; `outcomes` holds each one.
+    /// `bytesDownloaded` is what the client received from the network, `latency` wall-clock.
+    public var run: RunResult
+    /// Wall-clock latency of the requests served by each source (memory, disk, network, failed).
+    public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
+    /// Requests that failed, and the first few errors, in trace order.
+    public var failures = 0
+    public var firstErrors: [String] = []
+    /// The pipeline's own counts, summed over launches.
+    public var pipeline = ImagePipeline.Stats()
+    /// Photo requests and body bytes the server counted during the run.
+    public var serverRequests = 0
+    public var serverBytes = 0
+    /// Wall-clock seconds from the first request to the last answer.
+    public var seconds = 0.0
+
+    public var requestsPerSecond: Double { seconds > 0 ? Double(run.requests) / seconds : 0 }
+}
+
+/// Why a live replay could not run.
+public enum LiveReplayError: Error, CustomStringConvertible {
+    case serverUnreachable(url: String, reason: String)
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .serverUnreachable(let url, let reason):
+            "cannot read \(url)/stats (\(reason)); is `cachelab serve --trace FILE` running there?"
+        case .unsupported(let reason): reason
+        }
+    }
+}
+
+/// Replays a trace through the real client's image pipeline (memory tier, SQLite disk tier,
+/// URLSession) against a fixture server over loopback HTTP, with wall-clock latency.
+///
+/// Requests are made in trace order, up to `concurrency` at once, paced by `speed`. The pipeline
+/// serves them in that order (`ImagePipeline`), so each request's outcome is the one the
+/// simulator gives it: `Replay.simulate(trace, client:)` is the reference. App events apply
+/// between requests, once the earlier ones are answered: a relaunch tears the pipeline down and
+/// opens a new one on the same SQLite file; other events go through `ClientLifecycle`.
+public enum LiveReplay {
+    public static func run(
+        _ trace: Trace, client: ClientConfiguration, options: LiveOptions
+    ) async throws
+        -> LiveResult
+    {
+        guard client.sizeMode == .bytes else {
+            throw LiveReplayError.unsupported("a live replay counts bytes: --size-mode unit is simulator-only")
+        }
+        let objects = try TraceObjects(trace: trace)
+        let server: FixtureServer?
+        let baseURL: String
+        if let url = options.server {
+            server = nil
+            baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        } else {
+            server = try await FixtureServer.start(configuration: options.serverConfiguration, catalog: objects.catalog)
+            baseURL = server!.baseURL
+        }
+        let scratch = options.diskPath == nil && client.disk != nil ? try TemporaryDirectory() : nil
+        defer { scratch?.remove() }
+        let diskPath = options.diskPath ?? scratch.map { "\($0.path)/images.sqlite" }
+        do {
+            let before = try await photoCounts(server: server, baseURL: baseURL)
+            var result = try await Driver(
+                trace: trace, client: client, options: options, diskPath: diskPath,
+                urls: { baseURL + objects.path(of: $0) }
+            ).run()
+            let after = try await photoCounts(server: server, baseURL: baseURL)
+            result.serverRequests = after.requests - before.requests
+            result.serverBytes = after.bytes - before.bytes
+            try await server?.stop()
+            return result
+        } catch {
+            try? await server?.stop()
+            throw error
+        }
+    }
+
+    // Photo requests and bytes the server has counted so far.
+    private static func photoCounts(server: FixtureServer?, baseURL: String) async throws -> (requests: Int, bytes: Int)
+    {
+        let stats: FixtureStats
+        if let server {
+            stats = await server.stats()
+        } else {
+            do {
+                let (data, _) = try await URLSession.shared.data(from: URL(string: baseURL + "/stats")!)
+                stats = try JSONDecoder().decode(FixtureStats.self, from: data)
+            } catch {
+                throw LiveReplayError.serverUnreachable(url: baseURL, reason: "\(error)")
+            }
+        }
+        let small = stats[.smallPhoto]
+        let large = stats[.largePhoto]
+        return (small.requests + large.requests, small.bytes + large.bytes)
+    }
+}
+
+/// One live run: the loop that makes requests and applies events.
+private struct Driver {
+    let trace: Trace
+    let client: ClientConfiguration
+    let options: LiveOptions
+    let diskPath: String?
+    let urls: (UInt64) -> String
+
+    private struct Answer: Sendable {
+        var position: Int
+        var outcome: RequestOutcome
+        var microseconds: Int
+        var error: String?
+    }
+
+    func run() async throws -> LiveResult {
+        let downloader = URLSessionImageDownloader(
+            connectionsPerHost: options.connectionsPerHost, timeout: options.timeout)
+        var result = LiveResult(run: RunResult(trace: trace.name, client: client))
+        var outcomes = [RequestOutcome](repeating: .failed, count: trace.count)
+        var latencies: [RequestOutcome: LatencyHistogram] = [:]
+        var errors: [(position: Int, message: String)] = []
+        var lifecycle = ClientLifecycle(client: client)
+        let firstTime = trace.times.first ?? 0
+        let expected = trace.expectedEntries(under: client.memoryLimits ?? client.diskLimits!)
+        func open(at now: Int64) throws -> ImagePipeline {
+            try ImagePipeline(
+                client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expected)
+        }
+        var pipeline = try open(at: firstTime)
+        var counters = TierCounters()
+        let clock = ContinuousClock()
+        let start = clock.now
+        var finished = 0
+
+        await withTaskGroup(of: Answer.self) { group in
+            var inFlight = 0
+            func take(_ answer: Answer) {
+                outcomes[answer.position] = answer.outcome
+                latencies[answer.outcome, default: LatencyHistogram()].record(microseconds: answer.microseconds)
+                if let message = answer.error { errors.append((answer.position, message)) }
+                inFlight -= 1
+                finished += 1
+                if finished % 1_000 == 0 { options.progress?(finished, trace.count) }
+            }
+            func drain() async {
+                while let answer = await group.next() { take(answer) }
+            }
+            var nextEvent = 0
+            func applyEvents(through position: Int) async {
+                while nextEvent < trace.events.count, trace.events[nextEvent].position <= position {
+                    let event = trace.events[nextEvent]
+                    nextEvent += 1
+                    let actions = lifecycle.actions(for: event)
+                    guard !actions.isEmpty else { continue }
+                    await drain()
+                    for action in actions {
+                        do {
+                            if action == .relaunch {
+                                result.run.relaunches += 1
+                                await counters.add(pipeline)
+                                pipeline = try open(at: event.time)
+                            } else {
+                                try await pipeline.perform(action, at: event.time)
+                            }
+                        } catch {
+                            errors.append((event.position, "\(event.kind) at \(event.time) ms: \(error)"))
+                        }
+                    }
+                }
+            }
+
+            for position in 0..<trace.count {
+                await applyEvents(through: position)
+                if let speed = options.speed {
+                    let due = start + .microseconds(Double(trace.times[position] - firstTime) * 1_000 / speed)
+                    if due > clock.now { try? await Task.sleep(until: due, clock: clock) }
+                }
+                if inFlight >= options.concurrency, let answer = await group.next() { take(answer) }
+                let request = await pipeline.request(urls(trace.keys[position]), at: trace.times[position])
+                let issued = clock.now
+                let current = pipeline
+                group.addTask {
+                    do {
+                        let image = try await current.image(for: request)
+                        return Answer(
+                            position: position, outcome: image.source, microseconds: issued.microseconds(to: clock.now))
+                    } catch {
+                        return Answer(
+                            position: position, outcome: .failed, microseconds: issued.microseconds(to: clock.now),
+                            error: "\(error)")
+                    }
+                }
+                inFlight += 1
+            }
+            await drain()
+            await applyEvents(through: trace.count)
+        }
+        result.seconds = start.microseconds(to: clock.now).seconds
+        await counters.add(pipeline)
+
+        var run = result.run
+        var total = LatencyHistogram()
+        for (position, outcome) in outcomes.enumerated() {
+            let size = trace.sizes[position]
+            run.bytesRequested += size
+            switch outcome {
+            case .memory:
+                run.memoryHits += 1
+                run.bytesHit += size
+            case .disk:
+                run.diskHits += 1
+                run.bytesHit += size
+            case .network, .failed:
+                break
+            }
+        }
+        for (source, histogram) in latencies {
+            result.latencyBySource[source] = histogram.summary()
+            total.add(histogram)
+        }
+        run.requests = trace.count
+        run.hits = run.memoryHits + run.diskHits
+        run.misses = run.requests - run.hits
+        run.bytesDownloaded = counters.stats.bytesDownloaded
+        run.evictions = counters.evictions
+        run.expirations = counters.expirations
+        run.latency = total.summary()
+        run.outcomes = outcomes
+        result.run = run
+        result.pipeline = counters.stats
+        result.failures = outcomes.count { $0 == .failed }
+        result.firstErrors = errors.sorted { $0.position < $1.position }.prefix(5).map(\.message)
+        return result
+    }
+}
+
+/// The pipeline counts of every launch of a run, summed.
+private struct TierCounters {
+    var stats = ImagePipeline.Stats()
+    var evictions = 0
+    var expirations = 0
+
+    mutating func add(_ pipeline: ImagePipeline) async {
+        let stats = await pipeline.stats
+        let holdings = await pipeline.holdings
+        self.stats.downloads += stats.downloads
+        self.stats.bytesDownloaded += stats.bytesDownloaded
+        self.stats.failedDownloads += stats.failedDownloads
+        self.stats.coalesced += stats.coalesced
+        self.stats.cancelledDownloads += stats.cancelledDownloads
+        self.stats.diskWriteFailures += stats.diskWriteFailures
+        evictions += holdings.evictions
+        expirations += holdings.expirations
+    }
+}
+
+/// A directory of its own under the system's temporary directory.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "cachelab-live-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+extension ContinuousClock.Instant {
+    fileprivate func microseconds(to end: ContinuousClock.Instant) -> Int {
+        let elapsed = duration(to: end).components
+        return Int(elapsed.seconds) * 1_000_000 + Int(elapsed.attoseconds / 1_000_000_000_000)
+    }
+}
+
+extension Int {
+    fileprivate var seconds: Double { Double(self) / 1_000_000 }
+}

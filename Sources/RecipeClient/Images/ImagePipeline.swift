@@ -1,0 +1,322 @@
+import CacheLab
+
+/// Loads images through memory, then disk, then the network, the way a recipe list's rows ask
+/// for their photos: many at once, some coalesced, some cancelled when the row scrolls away.
+///
+/// ## Rules
+/// - **Tiers.** A lookup tries the memory tier, then the disk tier; a disk hit is copied into
+///   memory; a download is stored on disk, then in memory. Either tier may be absent. Both are
+///   CacheLab engines under any `PolicyKind` (`ClientConfiguration` says which and how big).
+/// - **Request order.** Every request takes a ticket when it is made (`request(_:at:)`), and the
+///   pipeline carries out the requests' cache operations — lookups, promotions, insertions and
+///   the evictions they cause — strictly in ticket order. Downloads do not wait: a request for an
+///   image that no tier holds starts its download when it is made, while earlier requests are
+///   still being served. So the same requests in the same order always meet the same cache
+///   states, and each has the outcome the simulator (`Replay.simulate(_:client:)`) gives it,
+///   with the same bytes downloaded. The price is head-of-line order: a hit made after a miss is
+///   answered after it (a list asks the memory tier directly, `cachedImage(for:at:)`, when it
+///   cannot wait).
+/// - **Coalescing.** A request for a URL that an earlier request still in line wants starts no
+///   download: by its turn the earlier one has stored the image, so 20 requests for one URL make
+///   one download. (Should the image be evicted in between, the later request downloads it again,
+///   as the simulator counts.) A download serves the one request that started it.
+/// - **Cancellation.** Cancelling a request's task gives it `CancellationError` and cancels its
+///   download; its turn is skipped. Every request made must be loaded (`image(for:)`), or the
+///   ones after it wait forever.
+/// - **Integrity.** Only whole images are stored (`ImageDownloading` checks status, length and
+///   format); a tier never serves bytes that fail its check. A failed download stores nothing and
+///   reaches its request as its error.
+/// - **Pins.** A pinned image (a favourite) is never evicted from either tier.
+/// - **Time** is an input (`at now:`, ms), as in every tier; the pipeline never reads a clock.
+///
+/// A relaunch is a new pipeline on the same disk file; app events in between are `perform(_:at:)`.
+public actor ImagePipeline {
+    /// An image and where it came from.
+    public struct LoadedImage: Sendable {
+        public let bytes: [UInt8]
+        public let source: RequestOutcome
+    }
+
+    /// A request with its place in line; make it with `request(_:at:)`, load it with `image(for:)`.
+    public struct Request: Sendable, Hashable {
+        public let url: String
+        public let time: Int64
+        let ticket: Int
+    }
+
+    /// What the pipeline did on the network since it opened.
+    public struct Stats: Sendable, Equatable {
+        /// Downloads that completed with a whole image.
+        public var downloads = 0
+        /// Their bytes.
+        public var bytesDownloaded = 0
+        /// Downloads that failed (each surfaced to its requests).
+        public var failedDownloads = 0
+        /// Requests that started no download because an earlier one for the same URL was in line.
+        public var coalesced = 0
+        /// Downloads cancelled with their request.
+        public var cancelledDownloads = 0
+        /// Images downloaded but not stored on disk because the disk failed (served anyway).
+        public var diskWriteFailures = 0
+
+        public init() {}
+    }
+
+    /// What the tiers hold and have dropped since the pipeline opened.
+    public struct Holdings: Sendable, Equatable {
+        public var memoryCount = 0
+        public var memoryBytes = 0
+        public var diskCount = 0
+        public var diskBytes = 0
+        /// Entries evicted to make room, both tiers (a disk rebuilt at open included).
+        public var evictions = 0
+        /// Entries dropped because their lifetime was over, both tiers.
+        public var expirations = 0
+    }
+
+    private let memory: (any ImageTier)?
+    private let disk: (any ImageTier)?
+    private let downloader: any ImageDownloading
+    public private(set) var stats = Stats()
+
+    private var nextTicket = 0
+    // The ticket whose cache operations run now; later tickets wait in `waiting`.
+    private var turn = 0
+    private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    // Tickets cancelled before their turn: the turn passes over them.
+    private var skipped: Set<Int> = []
+    // Requests made and not yet finished, per URL.
+    private var pending: [String: Int] = [:]
+    // The download each ticket started, until it finishes.
+    private var downloads: [Int: Download] = [:]
+
+    private struct Download {
+        let task: Task<[UInt8], any Error>
+        var finished = false
+    }
+
+    /// Opens the client's tiers: memory empty, disk (if the client has one) from the SQLite file at
+    /// `diskPath`, its eviction order rebuilt and expired entries swept at `now`.
+    ///
+    /// - Parameter expectedCount: entries the memory tier is sized for up front.
+    /// - Throws: `StoreError` if the disk file cannot be opened.
+    public init(
+        client: ClientConfiguration, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
+        expectedCount: Int = 1_024
+    ) throws {
+        memory = client.memoryLimits.map { limits in
+            client.memory!.policy.makeMemoryTier(configuration: limits, expectedCount: expectedCount)
+        }
+        if let limits = client.diskLimits {
+            guard let diskPath else {
+                preconditionFailure("ImagePipeline: the client has a disk tier but no disk path")
+            }
+            disk = try client.disk!.policy.openDiskTier(
+                store: DiskStore(path: diskPath), configuration: limits, at: now)
+        } else {
+            disk = nil
+        }
+        self.downloader = downloader
+    }
+
+    /// Makes a request for `url` at `now`, taking the next ticket, and starts its download if no
+    /// tier holds the image and no earlier request for it is in line. Make requests in the order
+    /// the list asks for them (await each call before the next); load each with `image(for:)`.
+    public func request(_ url: String, at now: Int64) -> Request {
+        let ticket = nextTicket
+        nextTicket += 1
+        let earlier = pending[url, default: 0]
+        pending[url] = earlier + 1
+        if earlier > 0 {
+            stats.coalesced += 1
+        } else if !holds(url, at: now) {
+            startDownload(url, for: ticket)
+        }
+        return Request(url: url, time: now, ticket: ticket)
+    }
+
+    /// Loads `url` as a request made now (`request(_:at:)`, then `image(for:)`).
+    public func image(for url: String, at now: Int64) async throws -> LoadedImage {
+        try await image(for: request(url, at: now))
+    }
+
+    /// Loads the image of `request`, in its turn.
+    ///
+    /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
+    ///   was cancelled, `StoreError` when the disk fails on a read.
+    public func image(for request: Request) async throws -> LoadedImage {
+        let ticket = request.ticket
+        if Task.isCancelled {
+            abandon(ticket)
+            finish(request)
+            throw CancellationError()
+        }
+        return try await withTaskCancellationHandler {
+            try await serve(request)
+        } onCancel: {
+            Task { await self.cancel(ticket) }
+        }
+    }
+
+    /// The image for `url` if the memory tier holds it at `now`, without waiting for a turn. A
+    /// list calls this first, to draw a cached row at once; it counts as a use of the entry, and
+    /// it makes a run's order depend on timing, so a replay does not call it.
+    public func cachedImage(for url: String, at now: Int64) throws -> [UInt8]? {
+        try memory?.value(forKey: url, at: now)
+    }
+
+    /// Pins `url` in every tier that holds it: it is never evicted until unpinned. Returns
+    /// whether any tier held it.
+    @discardableResult
+    public func pin(_ url: String) throws -> Bool {
+        let inMemory = try memory?.pin(url) ?? false
+        let onDisk = try disk?.pin(url) ?? false
+        return inMemory || onDisk
+    }
+
+    /// Unpins `url`: it counts against the capacities again, as used at `now`.
+    public func unpin(_ url: String, at now: Int64) throws {
+        try memory?.unpin(url, at: now)
+        try disk?.unpin(url, at: now)
+    }
+
+    /// Carries out an app event's action on the tiers (`ClientLifecycle`). A relaunch is not an
+    /// action on a pipeline: open a new one on the same disk file.
+    public func perform(_ action: ClientAction, at now: Int64) throws {
+        switch action {
+        case .relaunch:
+            preconditionFailure("ImagePipeline: a relaunch is a new pipeline, not an action")
+        case .trimMemory(let target):
+            try memory?.trim(toCost: target)
+        case .sweepDisk(let limit, let trimRatio):
+            try disk?.sweep(limit: limit, trimRatio: trimRatio, at: now)
+        }
+    }
+
+    /// Entries and bytes held by each tier, for reports and tests.
+    public var holdings: Holdings {
+        Holdings(
+            memoryCount: memory?.count ?? 0, memoryBytes: memory?.totalBytes ?? 0, diskCount: disk?.count ?? 0,
+            diskBytes: disk?.totalBytes ?? 0, evictions: (memory?.evictions ?? 0) + (disk?.evictions ?? 0),
+            expirations: (memory?.expirations ?? 0) + (disk?.expirations ?? 0))
+    }
+
+    /// Checks both tiers' bookkeeping; stops with a message if it is wrong.
+    public func checkInvariants() throws {
+        try memory?.checkInvariants()
+        try disk?.checkInvariants()
+        precondition(waiting.keys.allSatisfy { $0 > turn }, "ImagePipeline: a request waits for a turn that passed")
+    }
+
+    // MARK: Turns
+
+    private func serve(_ request: Request) async throws -> LoadedImage {
+        let ticket = request.ticket
+        if turn != ticket {
+            if Task.isCancelled {
+                abandon(ticket)
+            } else {
+                await withCheckedContinuation { waiting[ticket] = $0 }
+            }
+        }
+        guard turn == ticket else {
+            // Cancelled before its turn: the turn passes over it.
+            finish(request)
+            throw CancellationError()
+        }
+        defer {
+            finish(request)
+            passTurn()
+        }
+        try Task.checkCancellation()
+        let url = request.url
+        let now = request.time
+        if let bytes = try memory?.value(forKey: url, at: now) {
+            return LoadedImage(bytes: bytes, source: .memory)
+        }
+        if let bytes = try disk?.value(forKey: url, at: now) {
+            try memory?.insert(bytes, forKey: url, at: now)
+            return LoadedImage(bytes: bytes, source: .disk)
+        }
+        // Not started early (a tier held the image when it was made, or an earlier request
+        // wanted it), or started and the image is still in no tier: download it now.
+        if downloads[ticket] == nil { startDownload(url, for: ticket) }
+        let bytes = try await downloads[ticket]!.task.value
+        do {
+            try disk?.insert(bytes, forKey: url, at: now)
+        } catch {
+            stats.diskWriteFailures += 1
+        }
+        try memory?.insert(bytes, forKey: url, at: now)
+        return LoadedImage(bytes: bytes, source: .network)
+    }
+
+    private func passTurn() {
+        turn += 1
+        while skipped.remove(turn) != nil { turn += 1 }
+        waiting.removeValue(forKey: turn)?.resume()
+    }
+
+    // A request cancelled before it reached the pipeline.
+    private func abandon(_ ticket: Int) {
+        if ticket == turn {
+            passTurn()
+        } else if ticket > turn {
+            skipped.insert(ticket)
+        }
+    }
+
+    // The request's task was cancelled: cancel its download, and if its turn has not come, skip
+    // it (waking it, so that it can throw).
+    private func cancel(_ ticket: Int) {
+        downloads[ticket]?.task.cancel()
+        guard ticket > turn else { return }
+        skipped.insert(ticket)
+        waiting.removeValue(forKey: ticket)?.resume()
+    }
+
+    // The request is done, served or not: it leaves the line, and its download, if unfinished,
+    // is cancelled.
+    private func finish(_ request: Request) {
+        let left = pending[request.url, default: 1] - 1
+        pending[request.url] = left > 0 ? left : nil
+        if let download = downloads.removeValue(forKey: request.ticket), !download.finished {
+            download.task.cancel()
+            stats.cancelledDownloads += 1
+        }
+    }
+
+    // MARK: Downloads
+
+    private func holds(_ url: String, at now: Int64) -> Bool {
+        memory?.contains(url, at: now) == true || disk?.contains(url, at: now) == true
+    }
+
+    private func startDownload(_ url: String, for ticket: Int) {
+        let downloader = downloader
+        let task = Task {
+            do {
+                let bytes = try await downloader.download(url)
+                self.finished(ticket, bytes: bytes.count)
+                return bytes
+            } catch {
+                self.finished(ticket, bytes: error is CancellationError ? nil : -1)
+                throw error
+            }
+        }
+        downloads[ticket] = Download(task: task)
+    }
+
+    // Called by a download's own task before it returns: bytes, or -1 for a failure, nil when
+    // cancelled.
+    private func finished(_ ticket: Int, bytes: Int?) {
+        downloads[ticket]?.finished = true
+        switch bytes {
+        case .some(-1): stats.failedDownloads += 1
+        case .some(let count):
+            stats.downloads += 1
+            stats.bytesDownloaded += count
+        case .none: break
+        }
+    }
+}
