@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheLab
+import LiveReplay
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,6 +9,12 @@ struct RunCommand: ParsableCommand {
         discussion: """
             With no --trace, replays the built-in recipe-list scenario (seeded by --seed).
             Several policies or capacities give one run each: --policy lru,fifo,lfu --capacity 1%,5%,10%.
+
+            --mode live replays through the real client instead: its image pipeline (a memory tier, \
+            a SQLite disk tier, URLSession) against a fixture server over loopback HTTP, with \
+            wall-clock latency per tier and the bytes the server counted. A single-tier run is then a \
+            client with that one tier (--tier). Each request's outcome is checked against the \
+            simulator's and the agreement printed.
 
             Policies:
             \(PolicyKind.allCases.map { "  \($0.rawValue.padding(5))  \($0.summary)" }.joined(separator: "\n"))
@@ -88,6 +95,13 @@ struct RunCommand: ParsableCommand {
             "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4).", valueName: "size"))
     var deviceMemory = "4GiB"
 
+    @Option(
+        help: ArgumentHelp(
+            "sim: the simulator (fast, modelled latency); live: the real client pipeline against a fixture server."))
+    var mode: RunMode = .sim
+
+    @OptionGroup(title: "Live replay (--mode live)") var live: LiveRunOptions
+
     @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
     var format: OutputFormat = .table
 
@@ -104,6 +118,12 @@ struct RunCommand: ParsableCommand {
         _ = try policies()
         _ = try capacities()
         _ = try ttlMilliseconds()
+        if mode == .sim, live.isSet {
+            throw ValidationError("--server, --speed, --concurrency, --store and the server options need --mode live")
+        }
+        if mode == .live, sizeMode == .unit {
+            throw ValidationError("--mode live counts bytes: --size-mode unit is for the simulator only")
+        }
     }
 
     func run() throws {
@@ -113,6 +133,9 @@ struct RunCommand: ParsableCommand {
             "trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes"
         )
 
+        if mode == .live {
+            return try runLive(loaded, statistics)
+        }
         var results: [RunResult] = []
         for client in try clients(statistics) {
             let start = Output.monotonicSeconds()
@@ -148,6 +171,51 @@ struct RunCommand: ParsableCommand {
                 )
                 results.append(result)
             }
+        }
+        let text = format == .csv ? Report.csv(results) : Report.table(results)
+        try Output.result(text, to: out)
+        if let out { Output.status("wrote \(out)") }
+    }
+
+    /// Replays every configuration asked for through the real pipeline, one after another.
+    private func runLive(_ trace: Trace, _ statistics: TraceStatistics) throws {
+        var configurations = try clients(statistics)
+        if configurations.isEmpty {
+            for capacitySpec in try capacities() {
+                let capacity = capacitySpec.resolved(for: statistics, mode: sizeMode)
+                guard capacity > 0 else { throw CLIError("--capacity \(capacitySpec) is 0 bytes for this trace") }
+                for kind in try policies() {
+                    let tier = TierConfiguration(
+                        policy: kind, capacity: capacity, ttl: try ttlMilliseconds(), ttlMode: ttlMode,
+                        trimRatio: trimRatio)
+                    configurations.append(
+                        ClientConfiguration(
+                            name: kind.rawValue, memory: self.tier == .memory ? tier : nil,
+                            disk: self.tier == .disk ? tier : nil, sizeMode: sizeMode, network: network))
+                }
+            }
+        }
+        if live.store != nil, configurations.count > 1 {
+            throw CLIError("--store keeps one run's disk tier; this asks for \(configurations.count) runs")
+        }
+        var options = try live.options()
+        options.progress = { finished, total in
+            if finished % 10_000 == 0 { Output.status("  \(finished) of \(total) requests") }
+        }
+        var results: [RunResult] = []
+        for client in configurations {
+            Output.status("\(client.name): live replay of \(trace.count) requests…")
+            let measured = try waitFor { [options] in try await LiveReplay.run(trace, client: client, options: options)
+            }
+            let simulated = Replay.simulate(trace, client: client, outcomes: true)
+            let agreeing = zip(measured.run.outcomes, simulated.outcomes).count { $0 == $1 }
+            Output.status(
+                "\(client.name): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); outcome equal to the simulator's for \(Report.grouped(agreeing)) of \(Report.grouped(trace.count)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
+            )
+            if measured.failures > 0 {
+                Output.status("  \(measured.failures) requests failed; first: \(measured.firstErrors.first ?? "")")
+            }
+            results.append(measured.run)
         }
         let text = format == .csv ? Report.csv(results) : Report.table(results)
         try Output.result(text, to: out)

@@ -1,7 +1,6 @@
 import ArgumentParser
-import Dispatch
+import CacheLab
 import FixtureServer
-import Synchronization
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,6 +39,12 @@ struct ServeCommand: ParsableCommand {
             valueName: "path"))
     var catalog: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve the objects of this trace as photos (for `cachelab run --mode live --server URL` on the same trace).",
+            valueName: "path"))
+    var trace: String?
+
     @Option(help: ArgumentHelp("Recipes in the generated catalog.", valueName: "count"))
     var recipes = 63
 
@@ -67,6 +72,7 @@ struct ServeCommand: ParsableCommand {
     var maxAge = 3_600
 
     func validate() throws {
+        if trace != nil, catalog != nil { throw ValidationError("--trace and --catalog are alternatives: give one") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535 (0 picks one)") }
         guard recipes > 0 else { throw ValidationError("--recipes must be at least 1, e.g. 63") }
         guard latency >= 0, jitter >= 0 else { throw ValidationError("--latency and --jitter are milliseconds ≥ 0") }
@@ -79,14 +85,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     func faultKinds() throws -> [FaultKind] {
-        if faults == "all" { return FaultKind.allCases }
-        return try faults.split(separator: ",").map { name in
-            guard let kind = FaultKind(rawValue: String(name)) else {
-                throw ValidationError(
-                    "unknown fault '\(name)': use \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")) or all")
-            }
-            return kind
-        }
+        try FaultKind.parseList(faults)
     }
 
     func makeConfiguration() throws -> FixtureConfiguration {
@@ -105,29 +104,30 @@ struct ServeCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try makeConfiguration()
-        // The root command is synchronous: run the server on the concurrency pool and wait here.
-        let failure = Failure()
-        let stopped = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                let server = try await FixtureServer.start(configuration: configuration, stopOnSignals: true)
+        let objects = try traceObjects()
+        do {
+            try waitFor {
+                let server = try await FixtureServer.start(
+                    configuration: configuration, catalog: objects?.catalog, stopOnSignals: true)
                 try Output.result(server.baseURL + "\n", to: nil)
-                Output.status(
-                    "serving \(server.catalog.recipes.count) recipes at \(server.baseURL) (Ctrl-C to stop)")
+                let what =
+                    objects.map { "the \($0.count) objects of \(trace ?? "")" }
+                    ?? "\(server.catalog.recipes.count) recipes"
+                Output.status("serving \(what) at \(server.baseURL) (Ctrl-C to stop)")
                 try await server.waitUntilStopped()
-            } catch {
-                failure.message.withLock { $0 = "\(error)" }
             }
-            stopped.signal()
-        }
-        stopped.wait()
-        if let message = failure.message.withLock({ $0 }) {
-            throw CLIError("cannot serve: \(message)")
+        } catch {
+            throw CLIError("cannot serve: \(error)")
         }
     }
-}
 
-/// Why the server task failed, handed back to the waiting command.
-private final class Failure: Sendable {
-    let message = Mutex<String?>(nil)
+    // The photos of --trace, if given.
+    private func traceObjects() throws -> TraceObjects? {
+        guard let trace else { return nil }
+        do {
+            return try TraceObjects(trace: TraceReader.read(path: trace))
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
 }

@@ -105,6 +105,8 @@ public enum LiveReplay {
             let after = try await photoCounts(server: server, baseURL: baseURL)
             result.serverRequests = after.requests - before.requests
             result.serverBytes = after.bytes - before.bytes
+            result.run.serverRequests = result.serverRequests
+            result.run.serverBytes = result.serverBytes
             try await server?.stop()
             return result
         } catch {
@@ -262,6 +264,9 @@ private struct Driver {
         run.expirations = counters.expirations
         run.latency = total.summary()
         run.outcomes = outcomes
+        run.mode = "live"
+        run.failures = outcomes.count { $0 == .failed }
+        run.latencyBySource = result.latencyBySource
         result.run = run
         result.pipeline = counters.stats
         result.failures = outcomes.count { $0 == .failed }

@@ -28,6 +28,16 @@ public struct RunResult: Sendable, Equatable {
     public var latency = LatencySummary()
     /// Every request's outcome in trace order, when the replay was asked for them (else empty).
     public var outcomes: [RequestOutcome] = []
+    /// How the run was made: `sim` (the simulator, modelled latency) or `live` (the real
+    /// pipeline against a server, wall-clock latency).
+    public var mode = "sim"
+    /// Live runs: requests whose download failed (an injected fault, a timeout).
+    public var failures = 0
+    /// Live runs: photo requests and body bytes counted by the server.
+    public var serverRequests: Int?
+    public var serverBytes: Int?
+    /// Live runs: the latency of the requests each source served.
+    public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
 
     public init(trace: String, configuration: RunConfiguration) {
         self.trace = trace

@@ -53,6 +53,7 @@ public enum Report {
             }
             add("trim to") { decimal($0.cache.trimRatio * 100, places: 0) + "% of capacity" }
         }
+        add("mode") { $0.mode }
         add("network / tier") { "\($0.configuration.network.rawValue) / \($0.configuration.tier.rawValue)" }
         add("requests") { grouped($0.requests) }
         add("hits") { grouped($0.hits) }
@@ -72,6 +73,21 @@ public enum Report {
         add("latency p95") { decimal($0.latency.p95, places: 2) + " ms" }
         add("latency p99") { decimal($0.latency.p99, places: 2) + " ms" }
         add("latency mean") { decimal($0.latency.mean, places: 2) + " ms" }
+        if results.contains(where: { $0.mode == "live" }) {
+            func sourceLatency(_ source: RequestOutcome) -> (RunResult) -> String {
+                { result in
+                    result.latencyBySource[source].map {
+                        "\(decimal($0.p50, places: 2)) / \(decimal($0.p99, places: 2)) ms"
+                    } ?? "-"
+                }
+            }
+            add("memory p50 / p99", sourceLatency(.memory))
+            add("disk p50 / p99", sourceLatency(.disk))
+            add("network p50 / p99", sourceLatency(.network))
+            add("failed requests") { grouped($0.failures) }
+            add("server requests") { $0.serverRequests.map(grouped) ?? "-" }
+            add("server bytes") { $0.serverBytes.map(bytes) ?? "-" }
+        }
         return render(rows)
     }
 
@@ -103,7 +119,7 @@ public enum Report {
     public static func percent(_ ratio: Double) -> String { decimal(ratio * 100, places: 2) + "%" }
 
     /// 1234567 → "1,234,567".
-    static func grouped(_ value: Int) -> String {
+    public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""
         for (offset, character) in digits.enumerated() {

@@ -33,6 +33,14 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     case diskCapacityBytes = "disk_capacity_bytes"
     case memoryHits = "memory_hits"
     case diskHits = "disk_hits"
+    case mode
+    case failures
+    case serverRequests = "server_requests"
+    case serverBytes = "server_bytes"
+    case memoryLatencyP50 = "memory_latency_p50_ms"
+    case diskLatencyP50 = "disk_latency_p50_ms"
+    case networkLatencyP50 = "network_latency_p50_ms"
+    case networkLatencyP99 = "network_latency_p99_ms"
 
     /// The value of this column for `result`, as written to CSV.
     public func value(of result: RunResult) -> String {
@@ -68,6 +76,14 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .diskCapacityBytes: result.tiers.disk.map { String($0.capacity) } ?? ""
         case .memoryHits: String(result.memoryHits)
         case .diskHits: String(result.diskHits)
+        case .mode: result.mode
+        case .failures: String(result.failures)
+        case .serverRequests: result.serverRequests.map(String.init) ?? ""
+        case .serverBytes: result.serverBytes.map(String.init) ?? ""
+        case .memoryLatencyP50: result.latencyBySource[.memory].map { Report.decimal($0.p50, places: 3) } ?? ""
+        case .diskLatencyP50: result.latencyBySource[.disk].map { Report.decimal($0.p50, places: 3) } ?? ""
+        case .networkLatencyP50: result.latencyBySource[.network].map { Report.decimal($0.p50, places: 3) } ?? ""
+        case .networkLatencyP99: result.latencyBySource[.network].map { Report.decimal($0.p99, places: 3) } ?? ""
         }
     }
 }

@@ -1,0 +1,100 @@
+import ArgumentParser
+import CacheLab
+import FixtureServer
+import LiveReplay
+
+/// How `cachelab run` replays: the simulator, or the real client pipeline over HTTP.
+enum RunMode: String, CaseIterable, ExpressibleByArgument {
+    case sim
+    case live
+}
+
+/// The options of `cachelab run --mode live`.
+struct LiveRunOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A fixture server already serving the trace (`cachelab serve --trace FILE`); default: one started in this process.",
+            valueName: "url"))
+    var server: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Replay trace time this many times faster (1 = real time); default: as fast as the pipeline answers.",
+            valueName: "factor"))
+    var speed: Double?
+
+    @Option(help: ArgumentHelp("Requests in flight at most, like a list's rows loading at once.", valueName: "count"))
+    var concurrency = 32
+
+    @Option(
+        help: ArgumentHelp(
+            "The disk tier's SQLite file (kept after the run); default: a temporary file, removed.", valueName: "path"))
+    var store: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "In-process server: chance per photo request of an injected fault (0...1).", valueName: "rate"))
+    var faultRate = 0.0
+
+    @Option(
+        help: ArgumentHelp("In-process server: fault kinds, comma-separated, or 'all'.", valueName: "kind[,kind...]"))
+    var faults = "all"
+
+    @Option(help: ArgumentHelp("In-process server: latency added to every response.", valueName: "ms"))
+    var serverLatency = 0
+
+    @Option(help: ArgumentHelp("In-process server: seed of its photo bytes and fault draws.", valueName: "seed"))
+    var serverSeed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "seconds"))
+    var timeout = 30.0
+
+    func validate() throws {
+        if let speed, !(speed > 0) { throw ValidationError("--speed must be greater than 0, e.g. 10") }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 32") }
+        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
+        guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be greater than 0 seconds") }
+        _ = try FaultKind.parseList(faults)
+        if let server, !(server.hasPrefix("http://") || server.hasPrefix("https://")) {
+            throw ValidationError("--server takes a base URL, e.g. http://127.0.0.1:8080")
+        }
+    }
+
+    /// The library's options for one run.
+    func options() throws -> LiveOptions {
+        var options = LiveOptions()
+        options.server = server
+        options.speed = speed
+        options.concurrency = concurrency
+        options.diskPath = store
+        options.timeout = timeout
+        options.connectionsPerHost = min(max(concurrency, 1), 64)
+        options.serverConfiguration.seed = serverSeed
+        options.serverConfiguration.latency = .milliseconds(serverLatency)
+        options.serverConfiguration.faults = .spread(faultRate, over: try FaultKind.parseList(faults))
+        // A drip sends 1 KiB every 20 ms by default: seconds per large photo. Keep live runs moving.
+        options.serverConfiguration.dripInterval = .milliseconds(2)
+        return options
+    }
+
+    /// Whether any live-only option was given (they need --mode live).
+    var isSet: Bool {
+        server != nil || speed != nil || concurrency != 32 || store != nil || faultRate != 0 || faults != "all"
+            || serverLatency != 0 || serverSeed != 1 || timeout != 30
+    }
+}
+
+extension FaultKind {
+    /// Fault kinds from a comma-separated list, or every kind for "all".
+    static func parseList(_ text: String) throws -> [FaultKind] {
+        if text == "all" { return FaultKind.allCases }
+        return try text.split(separator: ",").map { name in
+            guard let kind = FaultKind(rawValue: String(name)) else {
+                throw ValidationError(
+                    "unknown fault '\(name)': use \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+            }
+            return kind
+        }
+    }
+}
