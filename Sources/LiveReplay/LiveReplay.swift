@@ -75,6 +75,11 @@ public enum LiveReplayError: Error, CustomStringConvertible {
 /// between requests, once the earlier ones are answered: a relaunch tears the pipeline down and
 /// opens a new one on the same SQLite file; other events go through `ClientLifecycle`.
 public enum LiveReplay {
+    /// The origin of every image URL the pipeline sees: the tiers key images by this stable URL
+    /// (a scroll trace's own), and the downloader fetches it from the fixture server instead, so
+    /// a disk tier kept with `diskPath` is found again by the next run, whatever port it gets.
+    public static let origin = "https://recipes.example"
+
     public static func run(
         _ trace: Trace, client: ClientConfiguration, options: LiveOptions
     ) async throws
@@ -99,8 +104,8 @@ public enum LiveReplay {
         do {
             let before = try await photoCounts(server: server, baseURL: baseURL)
             var result = try await Driver(
-                trace: trace, client: client, options: options, diskPath: diskPath,
-                urls: { baseURL + objects.path(of: $0) }
+                trace: trace, client: client, options: options, diskPath: diskPath, serverURL: baseURL,
+                urls: { LiveReplay.origin + objects.path(of: $0) }
             ).run()
             let after = try await photoCounts(server: server, baseURL: baseURL)
             result.serverRequests = after.requests - before.requests
@@ -141,6 +146,7 @@ private struct Driver {
     let client: ClientConfiguration
     let options: LiveOptions
     let diskPath: String?
+    let serverURL: String
     let urls: (UInt64) -> String
 
     private struct Answer: Sendable {
@@ -151,8 +157,9 @@ private struct Driver {
     }
 
     func run() async throws -> LiveResult {
-        let downloader = URLSessionImageDownloader(
-            connectionsPerHost: options.connectionsPerHost, timeout: options.timeout)
+        let downloader = OriginRewritingDownloader(
+            base: URLSessionImageDownloader(connectionsPerHost: options.connectionsPerHost, timeout: options.timeout),
+            origin: LiveReplay.origin, server: serverURL)
         var result = LiveResult(run: RunResult(trace: trace.name, client: client))
         var outcomes = [RequestOutcome](repeating: .failed, count: trace.count)
         var latencies: [RequestOutcome: LatencyHistogram] = [:]
@@ -272,6 +279,19 @@ private struct Driver {
         result.failures = outcomes.count { $0 == .failed }
         result.firstErrors = errors.sorted { $0.position < $1.position }.prefix(5).map(\.message)
         return result
+    }
+}
+
+/// Fetches `origin` URLs from the fixture server: the URL a tier keys an image by stays the
+/// app's, the bytes come over loopback.
+private struct OriginRewritingDownloader: ImageDownloading {
+    let base: URLSessionImageDownloader
+    let origin: String
+    let server: String
+
+    func download(_ url: String) async throws -> [UInt8] {
+        guard url.hasPrefix(origin) else { return try await base.download(url) }
+        return try await base.download(server + url.dropFirst(origin.count))
     }
 }
 

@@ -99,3 +99,56 @@ struct ClientReplayTests {
         #expect(first.label == preset.rawValue)
     }
 }
+
+@Suite("A relaunch rebuilds the disk from what it persisted")
+struct RelaunchRebuildTests {
+    static func fifoDisk(ttl: Int64? = nil) -> ClientConfiguration {
+        ClientConfiguration(
+            name: "fifo-disk", memory: nil, disk: TierConfiguration(policy: .fifo, capacity: 20, ttl: ttl))
+    }
+
+    @Test func fifoOrderBecomesLastUseOrderAfterARelaunch() {
+        // Given a FIFO disk of two objects: a then b stored, then a used again
+        var trace = Trace(name: "t")
+        ClientReplayTests.append(&trace, [1, 2, 1], at: 0)
+        // When the app relaunches and a third object arrives
+        trace.appendEvent(.relaunch, time: 1_000)
+        ClientReplayTests.append(&trace, [3, 1, 2], at: 1_000)
+        let result = Replay.simulate(trace, client: Self.fifoDisk(), outcomes: true)
+        // Then the rebuilt order is by last use (b, a): b is evicted, not a, as FIFO alone would do
+        #expect(result.outcomes == [.network, .network, .disk, .network, .disk, .network])
+    }
+
+    @Test func withoutARelaunchFIFOKeepsInsertionOrder() {
+        var trace = Trace(name: "t")
+        ClientReplayTests.append(&trace, [1, 2, 1, 3, 1, 2], at: 0)
+        let result = Replay.simulate(trace, client: Self.fifoDisk(), outcomes: true)
+        #expect(result.outcomes == [.network, .network, .disk, .network, .network, .network])
+    }
+
+    @Test func aFixedLifetimeCountsFromTheLastUseAfterARelaunch() {
+        // Given a fixed 10 s lifetime: stored at 0, used at 8 s
+        var trace = Trace(name: "t")
+        ClientReplayTests.append(&trace, [1], at: 0)
+        ClientReplayTests.append(&trace, [1], at: 8_000)
+        trace.appendEvent(.relaunch, time: 9_000)
+        // When it is asked for at 12 s, after a relaunch (the disk persisted only its last use)
+        ClientReplayTests.append(&trace, [1], at: 12_000)
+        let result = Replay.simulate(trace, client: Self.fifoDisk(ttl: 10_000), outcomes: true)
+        // Then it is still alive: 12 s is within 10 s of the last use
+        #expect(result.outcomes == [.network, .disk, .disk])
+    }
+
+    @Test func lifecycleActionsFollowTheClientsSweepTiming() {
+        var nuke = ClientLifecycle(client: ClientPreset.nuke.configuration(ram: 1_000_000_000))
+        let launch = TraceEvent(position: 0, time: 0, kind: .relaunch)
+        #expect(nuke.actions(for: launch) == [.relaunch, .sweepDisk(limit: 150_000_000, trimRatio: 0.7)])
+        // A relaunch 10 minutes later does not sweep again; the background trims memory to 10 %
+        #expect(nuke.actions(for: TraceEvent(position: 0, time: 600_000, kind: .relaunch)) == [.relaunch])
+        #expect(
+            nuke.actions(for: TraceEvent(position: 0, time: 600_000, kind: .background))
+                == [.trimMemory(toCost: 15_000_000)])
+        #expect(
+            nuke.actions(for: TraceEvent(position: 0, time: 600_000, kind: .memoryWarning)) == [.trimMemory(toCost: 0)])
+    }
+}
