@@ -54,7 +54,7 @@ public actor ImagePipeline {
         public var failedDownloads = 0
         /// Requests that started no download because an earlier one for the same URL was in line.
         public var coalesced = 0
-        /// Downloads cancelled with their request.
+        /// Downloads that ended cancelled, with their request.
         public var cancelledDownloads = 0
         /// Images downloaded but not stored on disk because the disk failed (served anyway).
         public var diskWriteFailures = 0
@@ -282,7 +282,6 @@ public actor ImagePipeline {
         pending[request.url] = left > 0 ? left : nil
         if let download = downloads.removeValue(forKey: request.ticket), !download.finished {
             download.task.cancel()
-            stats.cancelledDownloads += 1
         }
     }
 
@@ -316,7 +315,7 @@ public actor ImagePipeline {
         case .some(let count):
             stats.downloads += 1
             stats.bytesDownloaded += count
-        case .none: break
+        case .none: stats.cancelledDownloads += 1
         }
     }
 }

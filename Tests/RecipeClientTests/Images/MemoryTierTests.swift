@@ -1,0 +1,148 @@
+import CacheLab
+import Testing
+
+@testable import RecipeClient
+
+/// The memory tier: the engine's capacity and eviction order, plus pins kept beside it.
+@Suite("MemoryTier")
+struct MemoryTierTests {
+    typealias F = StoreFixtures
+
+    /// An LRU memory tier of `capacity` bytes; images of `F.image` are 100 bytes.
+    func makeTier(capacity: Int = 300, ttl: Int64? = nil) -> MemoryTier<LRUPolicy> {
+        MemoryTier(configuration: CacheConfiguration(capacity: capacity, ttl: ttl))
+    }
+
+    /// Inserts images 1...count at times 1...count.
+    func fill(_ tier: MemoryTier<LRUPolicy>, _ numbers: ClosedRange<Int>) {
+        for number in numbers {
+            #expect(tier.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number)))
+            tier.checkInvariants()
+        }
+    }
+
+    @Test func holdsUpToItsCapacityAndEvictsTheLeastRecentlyUsed() {
+        // Given a full tier where image 1 was used after 2 and 3
+        let tier = makeTier()
+        fill(tier, 1...3)
+        #expect(tier.value(forKey: F.url(1), at: 4) == F.image(1))
+
+        // When a fourth image arrives
+        fill(tier, 4...4)
+
+        // Then image 2 is the one evicted
+        #expect(tier.count == 3 && tier.totalBytes == 300 && tier.evictions == 1)
+        #expect(tier.value(forKey: F.url(2), at: 5) == nil)
+        #expect([1, 3, 4].allSatisfy { tier.value(forKey: F.url($0), at: 6) == F.image(UInt64($0)) })
+        tier.checkInvariants()
+    }
+
+    @Test func imageBiggerThanTheCapacityIsRefusedAndDropsTheOldOne() {
+        let tier = makeTier()
+        fill(tier, 1...1)
+        #expect(!tier.insert(F.image(9, count: 301), forKey: F.url(1), at: 2))
+        #expect(tier.value(forKey: F.url(1), at: 3) == nil)
+        #expect(tier.count == 0 && tier.totalBytes == 0)
+        tier.checkInvariants()
+    }
+
+    @Test func pinnedImageIsNeverEvictedAndDoesNotCountAgainstTheCapacity() {
+        // Given a full tier with image 1 pinned
+        let tier = makeTier()
+        fill(tier, 1...3)
+        #expect(tier.pin(F.url(1)))
+        #expect(!tier.pin(F.url(9)))
+
+        // When three more images arrive
+        fill(tier, 4...6)
+
+        // Then image 1 stays beside a full engine, and 2 and 3 are gone
+        #expect(tier.value(forKey: F.url(1), at: 7) == F.image(1))
+        #expect(tier.count == 4 && tier.totalBytes == 400)
+        #expect(!tier.contains(F.url(2), at: 7) && !tier.contains(F.url(3), at: 7))
+        tier.checkInvariants()
+    }
+
+    @Test func replacingAPinnedImageKeepsItPinned() {
+        let tier = makeTier()
+        fill(tier, 1...1)
+        tier.pin(F.url(1))
+        #expect(tier.insert(F.image(7, count: 150), forKey: F.url(1), at: 2))
+        fill(tier, 2...4)
+        #expect(tier.value(forKey: F.url(1), at: 5) == F.image(7, count: 150))
+        #expect(tier.totalBytes == 450)
+        tier.checkInvariants()
+    }
+
+    @Test func unpinnedImageCountsAgainTheCapacityAsMostRecentlyUsed() {
+        // Given a full engine and a pinned image beside it
+        let tier = makeTier()
+        fill(tier, 1...4)
+        tier.pin(F.url(4))
+        fill(tier, 5...5)
+        #expect(tier.count == 4 && tier.evictions == 1)
+
+        // When it is unpinned
+        tier.unpin(F.url(4), at: 10)
+
+        // Then it evicts the least recently used to fit, and is itself the last in line
+        #expect(tier.count == 3 && tier.totalBytes == 300 && tier.evictions == 2)
+        #expect(!tier.contains(F.url(2), at: 10))
+        fill(tier, 6...7)
+        #expect(tier.contains(F.url(4), at: 11))
+        #expect(!tier.contains(F.url(3), at: 11) && !tier.contains(F.url(5), at: 11))
+        tier.checkInvariants()
+    }
+
+    @Test func trimEvictsUnpinnedImagesDownToTheTarget() {
+        let tier = makeTier()
+        fill(tier, 1...3)
+        tier.pin(F.url(2))
+        tier.trim(toCost: 100)
+        // Image 3, the most recent unpinned one, fits the target; the pinned one is kept beside it
+        #expect(tier.count == 2 && tier.totalBytes == 200)
+        #expect(tier.contains(F.url(2), at: 4) && tier.contains(F.url(3), at: 4) && !tier.contains(F.url(1), at: 4))
+        tier.trim(toCost: 0)
+        #expect(tier.count == 1 && tier.value(forKey: F.url(2), at: 5) == F.image(2))
+        tier.checkInvariants()
+    }
+
+    @Test func containsAndValueRespectTheLifetimeButPinsNeverExpire() {
+        // Given images living 100 ms, inserted at 1 and 2, image 2 pinned
+        let tier = makeTier(ttl: 100)
+        fill(tier, 1...2)
+        tier.pin(F.url(2))
+
+        // Then before the end of their lifetime they are there
+        #expect(tier.contains(F.url(1), at: 50) && tier.contains(F.url(2), at: 50))
+
+        // And after it the unpinned one is gone, without `contains` having dropped it
+        #expect(!tier.contains(F.url(1), at: 500))
+        #expect(tier.expirations == 0 && tier.count == 2)
+        #expect(tier.value(forKey: F.url(1), at: 500) == nil)
+        #expect(tier.expirations == 1 && tier.count == 1)
+        #expect(tier.contains(F.url(2), at: 500) && tier.value(forKey: F.url(2), at: 500) == F.image(2))
+        tier.checkInvariants()
+    }
+
+    @Test func removeDropsAPinnedOrUnpinnedImageWithoutCountingAnEviction() {
+        let tier = makeTier()
+        fill(tier, 1...2)
+        tier.pin(F.url(1))
+        tier.remove(F.url(1))
+        tier.remove(F.url(2))
+        #expect(tier.count == 0 && tier.totalBytes == 0 && tier.evictions == 0)
+        tier.checkInvariants()
+    }
+
+    @Test(arguments: PolicyKind.allCases)
+    func everyPolicyMakesATierThatKeepsItsCapacity(policy: PolicyKind) throws {
+        let tier = policy.makeMemoryTier(configuration: policy.configuration(capacity: 300))
+        for number in 1...10 {
+            try tier.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number))
+            #expect(tier.totalBytes <= 300)
+            try tier.checkInvariants()
+        }
+        #expect(tier.count >= 1 && tier.evictions >= 7)
+    }
+}
