@@ -43,7 +43,7 @@ func buildApplication(
         onServerRunning: { channel in
             let address = channel.localAddress
             let port = address?.port ?? configuration.port
-            await state.serverRunning(host: address?.ipAddress ?? configuration.host, port: port)
+            state.serverRunning(host: address?.ipAddress ?? configuration.host, port: port)
             await onServerRunning(port)
         },
         logger: logger)
@@ -58,7 +58,7 @@ func buildRouter(state: FixtureState) -> Router<FixtureRequestContext> {
     ]
     for (path, listing, route) in routes {
         router.get(RouterPath(path)) { request, context in
-            let payload = await state.listing(listing)
+            let payload = state.listing(listing)
             return try await serve(
                 payload, route: route, path: "/\(path)", contentType: "application/json", request: request,
                 context: context, state: state)
@@ -68,17 +68,18 @@ func buildRouter(state: FixtureState) -> Router<FixtureRequestContext> {
         guard let folder = context.parameters.get("folder"), let file = context.parameters.get("file"),
             let photo = state.catalog.photo(folder: folder, file: file)
         else { throw HTTPError(.notFound) }
-        let payload = await state.photoBody(photo)
+        let path = photo.path
+        let payload = state.photoBody(photo, path: path)
         return try await serve(
-            payload, route: photo.isLarge ? .largePhoto : .smallPhoto, path: photo.path, contentType: "image/jpeg",
+            payload, route: photo.isLarge ? .largePhoto : .smallPhoto, path: path, contentType: "image/jpeg",
             request: request, context: context, state: state)
     }
     router.get("stats") { _, _ in
-        try statsResponse(await state.snapshot())
+        try statsResponse(state.snapshot())
     }
     router.post("stats/reset") { _, _ in
-        await state.reset()
-        return try statsResponse(await state.snapshot())
+        state.reset()
+        return try statsResponse(state.snapshot())
     }
     return router
 }
@@ -97,13 +98,13 @@ struct CatalogOnlyMiddleware: RouterMiddleware {
         if path.contains("..") || path.contains("%2e") || path.contains("%2f") || path.contains("%5c")
             || path.contains("\\")
         {
-            await state.notFound()
+            state.notFound()
             throw HTTPError(.notFound)
         }
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            await state.notFound()
+            state.notFound()
             throw error
         }
     }
@@ -122,7 +123,7 @@ private func serve(
     request: Request, context: FixtureRequestContext, state: FixtureState
 ) async throws -> Response {
     let configuration = state.configuration
-    let ticket = await state.begin(route, path: path)
+    let ticket = state.begin(route, path: path)
     if ticket.delay > .zero {
         try await state.clock.sleep(for: ticket.delay)
     }
@@ -138,10 +139,10 @@ private func serve(
         break
     }
     let headers: HTTPFields = [
-        .contentType: contentType, .eTag: payload.etag, .cacheControl: "public, max-age=\(configuration.maxAge)",
+        .contentType: contentType, .eTag: payload.etag, .cacheControl: state.cacheControl,
     ]
     if let ifNoneMatch = request.headers[.ifNoneMatch], matches(ifNoneMatch, etag: payload.etag) {
-        await state.notModified(route)
+        state.notModified(route)
         var response = Response(status: .notModified, headers: headers)
         response.headers[.contentLength] = nil
         return response
@@ -155,12 +156,12 @@ private func serve(
             status: .ok, headers: headers,
             body: ResponseBody(contentLength: size) { writer in
                 try await writer.write(body.getSlice(at: body.readerIndex, length: sent)!)
-                await state.sent(sent, route)
+                state.sent(sent, route)
                 throw InjectedFault.truncated
             })
     case .length:
         let sent = size - max(1, size / 4)
-        await state.sent(sent, route)
+        state.sent(sent, route)
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody(byteBuffer: body.getSlice(at: body.readerIndex, length: sent)!))
@@ -180,7 +181,7 @@ private func serve(
                     .seconds(Double(bytes) / Double(bandwidth))
                 })
         }
-        await state.sent(size, route)
+        state.sent(size, route)
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body))
     }
 }
@@ -202,10 +203,10 @@ private func chunkedBody(
                     try await state.clock.sleep(for: pause(piece.readableBytes))
                 }
             }
-            await state.sent(sent, route)
+            state.sent(sent, route)
             try await writer.finish(nil)
         } catch {
-            await state.sent(sent, route)
+            state.sent(sent, route)
             throw error
         }
     }

@@ -59,7 +59,7 @@ public final class FixtureServer: Sendable {
             throw FixtureServerError.stoppedBeforeListening
         }
         return FixtureServer(
-            port: port, baseURL: await state.currentBaseURL, state: state, group: group, running: running)
+            port: port, baseURL: state.currentBaseURL, state: state, group: group, running: running)
     }
 
     /// Stops accepting connections, lets the open ones finish, and returns once the server is down.
@@ -75,11 +75,11 @@ public final class FixtureServer: Sendable {
 
     /// What the server has served so far, as `/stats` reports it.
     public func stats() async -> FixtureStats {
-        await state.snapshot()
+        state.snapshot()
     }
 
     /// Zeroes the stats and restarts the request numbering behind every random draw.
     public func resetStats() async {
-        await state.reset()
+        state.reset()
     }
 }

@@ -1,9 +1,14 @@
 import CacheLab
 import Hummingbird
+import Synchronization
 
 /// The fixture server's mutable state, shared by all connections: the request counter that
 /// drives every random draw, the stats, and bodies rendered once and kept.
-actor FixtureState {
+///
+/// Behind one lock rather than an actor: every request touches it two or three times, and an
+/// actor would hop from the connection's event loop to the concurrency pool and back each time.
+/// Nothing slow happens under the lock (a body is rendered outside it).
+final class FixtureState: Sendable {
     /// A body ready to send, with its strong ETag.
     struct Payload: Sendable {
         var body: ByteBuffer
@@ -17,20 +22,27 @@ actor FixtureState {
         var delay: Duration
     }
 
-    nonisolated let catalog: FixtureCatalog
-    nonisolated let configuration: FixtureConfiguration
-    nonisolated let clock: any Clock<Duration>
-    private var requestNumber: UInt64 = 0
-    private var stats = FixtureStats()
-    private var baseURL: String
-    private var listings: [FixtureCatalog.Listing: Payload] = [:]
-    private var photoBodies: [String: Payload] = [:]
+    let catalog: FixtureCatalog
+    let configuration: FixtureConfiguration
+    let clock: any Clock<Duration>
+    /// `Cache-Control` of lists and photos, made once.
+    let cacheControl: String
+    private let mutable: Mutex<Mutable>
+
+    private struct Mutable {
+        var requestNumber: UInt64 = 0
+        var stats = FixtureStats()
+        var baseURL: String
+        var listings: [FixtureCatalog.Listing: Payload] = [:]
+        var photoBodies: [String: Payload] = [:]
+    }
 
     init(catalog: FixtureCatalog, configuration: FixtureConfiguration, clock: any Clock<Duration>) {
         self.catalog = catalog
         self.configuration = configuration
         self.clock = clock
-        self.baseURL = Self.baseURL(host: configuration.host, port: configuration.port)
+        self.cacheControl = "public, max-age=\(configuration.maxAge)"
+        self.mutable = Mutex(Mutable(baseURL: Self.baseURL(host: configuration.host, port: configuration.port)))
     }
 
     /// `http://host:port`, with an IPv6 host in brackets and a wildcard host as 127.0.0.1.
@@ -42,66 +54,81 @@ actor FixtureState {
     /// Called once bound: photo URLs in the lists then name the real address and port.
     func serverRunning(host: String, port: Int) {
         let url = Self.baseURL(host: host, port: port)
-        if url != baseURL {
-            baseURL = url
-            listings = [:]
+        mutable.withLock { state in
+            if url != state.baseURL {
+                state.baseURL = url
+                state.listings = [:]
+            }
         }
     }
 
-    var currentBaseURL: String { baseURL }
+    var currentBaseURL: String { mutable.withLock { $0.baseURL } }
 
     /// Counts a request for a catalog resource and draws its fault and jitter, from the seed and
     /// the request's number only.
     func begin(_ route: FixtureStats.Route, path: String) -> Ticket {
-        requestNumber += 1
-        stats.requests += 1
-        stats[route].requests += 1
-        stats.paths[path, default: 0] += 1
+        let requestNumber = mutable.withLock { state in
+            state.requestNumber += 1
+            state.stats.requests += 1
+            state.stats[route].requests += 1
+            state.stats.paths[path, default: 0] += 1
+            return state.requestNumber
+        }
         // Keyed by (seed, request number) through one mixing step, so requests draw disjoint streams.
         var keyed = SplitMix64(seed: (requestNumber &* 0xD1B5_4A32_D192_ED03) ^ configuration.seed)
         var random = SplitMix64(seed: keyed.next())
         let fault = configuration.faults.fault(forDraw: random.nextUnit())
         let delay = configuration.latency + configuration.jitter * random.nextUnit()
         if let fault {
-            stats[route].faults += 1
-            stats.faults[fault.rawValue, default: 0] += 1
+            mutable.withLock { state in
+                state.stats[route].faults += 1
+                state.stats.faults[fault.rawValue, default: 0] += 1
+            }
         }
         return Ticket(fault: fault, delay: delay)
     }
 
     func notModified(_ route: FixtureStats.Route) {
-        stats[route].notModified += 1
+        mutable.withLock { $0.stats[route].notModified += 1 }
     }
 
     func sent(_ bytes: Int, _ route: FixtureStats.Route) {
-        stats[route].bytes += bytes
-        stats.bytes += bytes
+        mutable.withLock { state in
+            state.stats[route].bytes += bytes
+            state.stats.bytes += bytes
+        }
     }
 
     func notFound() {
-        stats.requests += 1
-        stats[.notFound].requests += 1
+        mutable.withLock { state in
+            state.stats.requests += 1
+            state.stats[.notFound].requests += 1
+        }
     }
 
-    func snapshot() -> FixtureStats { stats }
+    func snapshot() -> FixtureStats { mutable.withLock { $0.stats } }
 
     /// Zeroes the stats and the request counter, so the draws start over too.
     func reset() {
-        stats = FixtureStats()
-        requestNumber = 0
+        mutable.withLock { state in
+            state.stats = FixtureStats()
+            state.requestNumber = 0
+        }
     }
 
     func listing(_ listing: FixtureCatalog.Listing) -> Payload {
-        if let payload = listings[listing] { return payload }
+        let (cached, baseURL) = mutable.withLock { ($0.listings[listing], $0.baseURL) }
+        if let cached { return cached }
         let payload = Self.payload(Array(catalog.json(listing, baseURL: baseURL).utf8))
-        listings[listing] = payload
+        mutable.withLock { $0.listings[listing] = payload }
         return payload
     }
 
-    func photoBody(_ photo: FixtureCatalog.Photo) -> Payload {
-        if let payload = photoBodies[photo.path] { return payload }
+    /// The body of `photo`, rendered on first use (outside the lock) and kept.
+    func photoBody(_ photo: FixtureCatalog.Photo, path: String) -> Payload {
+        if let cached = mutable.withLock({ $0.photoBodies[path] }) { return cached }
         let payload = Self.payload(PhotoBody.bytes(of: photo, seed: configuration.seed))
-        photoBodies[photo.path] = payload
+        mutable.withLock { $0.photoBodies[path] = payload }
         return payload
     }
 
