@@ -302,14 +302,8 @@ private struct TierCounters {
     var expirations = 0
 
     mutating func add(_ pipeline: ImagePipeline) async {
-        let stats = await pipeline.stats
+        stats += await pipeline.stats
         let holdings = await pipeline.holdings
-        self.stats.downloads += stats.downloads
-        self.stats.bytesDownloaded += stats.bytesDownloaded
-        self.stats.failedDownloads += stats.failedDownloads
-        self.stats.coalesced += stats.coalesced
-        self.stats.cancelledDownloads += stats.cancelledDownloads
-        self.stats.diskWriteFailures += stats.diskWriteFailures
         evictions += holdings.evictions
         expirations += holdings.expirations
     }

@@ -60,6 +60,16 @@ public actor ImagePipeline {
         public var diskWriteFailures = 0
 
         public init() {}
+
+        /// Adds the counts of another launch.
+        public static func += (total: inout Stats, launch: Stats) {
+            total.downloads += launch.downloads
+            total.bytesDownloaded += launch.bytesDownloaded
+            total.failedDownloads += launch.failedDownloads
+            total.coalesced += launch.coalesced
+            total.cancelledDownloads += launch.cancelledDownloads
+            total.diskWriteFailures += launch.diskWriteFailures
+        }
     }
 
     /// What the tiers hold and have dropped since the pipeline opened.
