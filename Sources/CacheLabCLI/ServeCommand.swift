@@ -105,6 +105,8 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         let configuration = try makeConfiguration()
         let objects = try traceObjects()
+        // This process only serves: let the event loops run the handlers (no thread hops).
+        FixtureServer.runTasksOnEventLoops()
         do {
             try waitFor {
                 let server = try await FixtureServer.start(

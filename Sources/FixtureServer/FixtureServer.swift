@@ -1,4 +1,6 @@
 import Hummingbird
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// A fixture server running in this process, in a `ServiceGroup` of its own: start it, read its
@@ -60,6 +62,15 @@ public final class FixtureServer: Sendable {
         }
         return FixtureServer(
             port: port, baseURL: state.currentBaseURL, state: state, group: group, running: running)
+    }
+
+    /// Makes SwiftNIO's event loops run every Swift task of this process, so that a request's
+    /// handler runs on its connection's thread instead of hopping to the concurrency pool and
+    /// back. For a process that only serves (`cachelab serve`); call it before any task starts.
+    /// Returns whether it took effect.
+    @discardableResult
+    public static func runTasksOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Stops accepting connections, lets the open ones finish, and returns once the server is down.
