@@ -58,7 +58,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheLabTests",
-            dependencies: ["CacheLab", "CacheLabCLI"]
+            dependencies: [
+                "CacheLab", "CacheLabCLI", "FixtureServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .testTarget(
             name: "RecipeClientTests",

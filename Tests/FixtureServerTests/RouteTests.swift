@@ -178,3 +178,18 @@ import Testing
         #expect(total >= .seconds(Double(photo.size - 10_000) / 100_000))
     }
 }
+
+@Suite("Traversal check")
+struct TraversalCheckTests {
+    @Test(arguments: [
+        ("/photos/../recipes.json", true), ("/photos/%2e%2e/x", true), ("/photos/%2E%2E/x", true),
+        ("/photos/a%2fb/small.jpg", true), ("/photos/a%2Fb/small.jpg", true), ("/photos/a%5cb", true),
+        ("/photos/a%5Cb", true), ("/photos/a\\b", true), ("/photos/ab..cd/small.jpg", true),
+        ("/photos/1ac06ee6-b3f9-e7cb/small.jpg", false), ("/photos/2e2f5c/large.jpg", false),
+        ("/photos/a.b/small.jpg", false), ("/recipes.json", false), ("/photos/%20/small.jpg", false),
+        ("/photos/a%2/small.jpg", false), ("", false),
+    ])
+    func flagsEveryTraversalAndNothingElse(path: String, traverses: Bool) {
+        #expect(CatalogOnlyMiddleware.mayTraverse(path) == traverses)
+    }
+}
