@@ -144,12 +144,7 @@ struct RunCommand: ParsableCommand {
             Output.status("\(client.name): replayed in \(Report.decimal(seconds * 1000, places: 1)) ms")
             results.append(result)
         }
-        if !results.isEmpty {
-            let text = format == .csv ? Report.csv(results) : Report.table(results)
-            try Output.result(text, to: out)
-            if let out { Output.status("wrote \(out)") }
-            return
-        }
+        if !results.isEmpty { return try emit(results) }
         for capacitySpec in try capacities() {
             let capacity = capacitySpec.resolved(for: statistics, mode: sizeMode)
             guard capacity > 0 else {
@@ -172,9 +167,7 @@ struct RunCommand: ParsableCommand {
                 results.append(result)
             }
         }
-        let text = format == .csv ? Report.csv(results) : Report.table(results)
-        try Output.result(text, to: out)
-        if let out { Output.status("wrote \(out)") }
+        try emit(results)
     }
 
     /// Replays every configuration asked for through the real pipeline, one after another.
@@ -217,6 +210,11 @@ struct RunCommand: ParsableCommand {
             }
             results.append(measured.run)
         }
+        try emit(results)
+    }
+
+    /// Writes the results as the table or CSV asked for, to stdout or --out.
+    private func emit(_ results: [RunResult]) throws {
         let text = format == .csv ? Report.csv(results) : Report.table(results)
         try Output.result(text, to: out)
         if let out { Output.status("wrote \(out)") }

@@ -36,20 +36,21 @@ public struct LiveResult: Sendable {
     /// The same counts as a simulated run, from the live outcomes; `outcomes` holds each one.
     /// `bytesDownloaded` is what the client received from the network, `latency` wall-clock.
     public var run: RunResult
-    /// Wall-clock latency of the requests served by each source (memory, disk, network, failed).
-    public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
-    /// Requests that failed, and the first few errors, in trace order.
-    public var failures = 0
+    /// The first few errors, in trace order.
     public var firstErrors: [String] = []
     /// The pipeline's own counts, summed over launches.
     public var pipeline = ImagePipeline.Stats()
-    /// Photo requests and body bytes the server counted during the run.
-    public var serverRequests = 0
-    public var serverBytes = 0
     /// Wall-clock seconds from the first request to the last answer.
     public var seconds = 0.0
 
     public var requestsPerSecond: Double { seconds > 0 ? Double(run.requests) / seconds : 0 }
+    /// Requests whose download failed (`run.failures`).
+    public var failures: Int { run.failures }
+    /// Photo requests and body bytes the server counted during the run.
+    public var serverRequests: Int { run.serverRequests ?? 0 }
+    public var serverBytes: Int { run.serverBytes ?? 0 }
+    /// Wall-clock latency of the requests served by each source (`run.latencyBySource`).
+    public var latencyBySource: [RequestOutcome: LatencySummary] { run.latencyBySource }
 }
 
 /// Why a live replay could not run.
@@ -108,10 +109,8 @@ public enum LiveReplay {
                 urls: { LiveReplay.origin + objects.path(of: $0) }
             ).run()
             let after = try await photoCounts(server: server, baseURL: baseURL)
-            result.serverRequests = after.requests - before.requests
-            result.serverBytes = after.bytes - before.bytes
-            result.run.serverRequests = result.serverRequests
-            result.run.serverBytes = result.serverBytes
+            result.run.serverRequests = after.requests - before.requests
+            result.run.serverBytes = after.bytes - before.bytes
             try await server?.stop()
             return result
         } catch {
@@ -260,7 +259,7 @@ private struct Driver {
             }
         }
         for (source, histogram) in latencies {
-            result.latencyBySource[source] = histogram.summary()
+            run.latencyBySource[source] = histogram.summary()
             total.add(histogram)
         }
         run.requests = trace.count
@@ -273,10 +272,8 @@ private struct Driver {
         run.outcomes = outcomes
         run.mode = "live"
         run.failures = outcomes.count { $0 == .failed }
-        run.latencyBySource = result.latencyBySource
         result.run = run
         result.pipeline = counters.stats
-        result.failures = outcomes.count { $0 == .failed }
         result.firstErrors = errors.sorted { $0.position < $1.position }.prefix(5).map(\.message)
         return result
     }
