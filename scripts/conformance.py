@@ -31,7 +31,12 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_TRACES_DIR = REPO.parent / "shared" / "traces"
 
 FORMATS = ("oracle-general", "csv", "txt")
-POLICIES = ("LRU", "FIFO", "LFU")
+# cachelab's policy names and libCacheSim's class for each. `--policies` picks from these.
+POLICY_CLASSES = {
+    "lru": "LRU", "fifo": "FIFO", "lfu": "LFU", "clock": "Clock", "sieve": "Sieve", "s3fifo": "S3FIFO",
+    "arc": "ARC", "twoq": "TwoQ", "belady": "Belady", "wtinylfu": "WTinyLFU", "gdsf": "GDSF",
+}
+POLICIES = ("LRU", "FIFO", "LFU")  # checked by default
 MODES = ("bytes", "unit")
 PERCENTS = (1, 5, 10)  # capacities, as % of each trace's working set
 
@@ -279,7 +284,9 @@ class Row:
     detail: str = ""
 
 
-def compute_reference(traces: list[ParsedTrace], capacities: list[str], verbose: bool) -> list[Row]:
+def compute_reference(
+    traces: list[ParsedTrace], capacities: list[str], verbose: bool, policies: tuple[str, ...] = POLICIES
+) -> list[Row]:
     import libcachesim as lcs  # noqa: PLC0415 - only the venv has it
 
     version = getattr(lcs, "__version__", "?")
@@ -308,7 +315,7 @@ def compute_reference(traces: list[ParsedTrace], capacities: list[str], verbose:
                 if capacity < 1:
                     progress(f"{trace.spec.name} {mode} {text}: capacity rounds to 0, skipped")
                     continue
-                for policy in POLICIES:
+                for policy in policies:
                     started = time.monotonic()
                     cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
                     with c_stderr_to(log):
@@ -678,6 +685,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="cachelab runs at once")
     parser.add_argument("--timeout", type=float, default=120, help="seconds allowed for one cachelab run")
     parser.add_argument("--verbose", action="store_true", help="show libCacheSim's own log lines")
+    parser.add_argument(
+        "--policies", default=",".join(p.lower() for p in POLICIES), metavar="NAME[,NAME...]",
+        help=f"cachelab policy names to check, from {', '.join(POLICY_CLASSES)} (default: %(default)s)")
     args = parser.parse_args(argv)
     started = time.monotonic()
 
@@ -718,7 +728,11 @@ def main(argv: list[str]) -> int:
         capacities = [text.strip() for text in args.capacities.split(",") if text.strip()]
         if not capacities or not all(re.fullmatch(r"[0-9]+%?", text) for text in capacities):
             raise InputError(f"--capacities {args.capacities}: expected e.g. 1%,5%,10% or 4096")
-        rows = compute_reference(traces, capacities, args.verbose)
+        names = [name.strip().lower() for name in args.policies.split(",") if name.strip()]
+        unknown = [name for name in names if name not in POLICY_CLASSES]
+        if unknown or not names:
+            raise InputError(f"--policies {args.policies}: unknown {', '.join(unknown) or 'empty list'}")
+        rows = compute_reference(traces, capacities, args.verbose, tuple(POLICY_CLASSES[n] for n in names))
         progress(f"reference done: {len(rows)} rows in {time.monotonic() - started:.1f} s")
 
         if args.golden_swift:

@@ -1,6 +1,7 @@
 /// The one engine behind every policy: it stores entries, counts their cost against the capacity,
 /// refuses oversized entries, expires entries whose lifetime is over, and evicts in the order its
-/// `Policy` chooses until a new entry fits. A policy only decides order.
+/// `Policy` chooses until a new entry fits. A policy decides order, and may decline to store an
+/// entry (`EvictionPolicy.admit`).
 ///
 /// The simulator uses `Cache<UInt64, Void, P>`; the client's tiers use `Cache<String, Bytes, P>`.
 ///
@@ -93,6 +94,11 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// trimmed when the app goes to the background).
     public func trim(toCost target: Int) { core.pointee.evict(downTo: max(target, 0)) }
 
+    /// Tells a policy that needs the future (`Policy.needsFuture`) when the request about to be
+    /// served will come again: its trace position, or `Int64.max` for never.
+    @inline(__always)
+    public func upcoming(nextUse: Int64) { core.pointee.upcoming(nextUse: nextUse) }
+
     /// Checks every invariant of the engine and its policy; stops with a message if one fails.
     public func checkInvariants() { core.pointee.checkInvariants() }
 
@@ -148,6 +154,9 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     var count: Int { index.count }
 
+    @inline(__always)
+    mutating func upcoming(nextUse: Int64) { policy.upcoming(nextUse: nextUse) }
+
     func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
 
     func isLive(_ key: Key, at now: Int64) -> Bool {
@@ -185,8 +194,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
         assert(index.slot(for: key) < 0, "insertAbsent: the key is present")
         let cost = configuration.cost(ofSize: size)
-        guard cost <= configuration.capacity else { return false }
+        let admission = policy.admit(key.hashBits, cost: cost)
+        guard admission != .reject, cost <= configuration.capacity else { return false }
         if totalCost + cost > configuration.capacity { makeRoom(for: cost, at: now) }
+        guard admission == .store else { return false }
 
         let slot = takeSlot()
         index.insert(key, slot: slot)
@@ -198,7 +209,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         } else {
             entries[slot] = Entry(key: key, cost: cost, expiry: 0)
         }
-        policy.inserted(slot, cost: cost)
+        policy.inserted(slot, key: key.hashBits, cost: cost)
         return true
     }
 

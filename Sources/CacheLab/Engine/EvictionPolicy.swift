@@ -1,21 +1,40 @@
-/// What a policy decides: the order in which entries are evicted. Nothing else.
+/// What a policy decides: the order in which entries are evicted, and (for the few that need it)
+/// whether a missed entry is stored at all.
 ///
-/// The engine (`Cache`) owns keys, sizes, capacity, admission and expiry, and tells the policy
-/// about every entry that comes, is used, or goes, by slot number. A policy keeps its own
-/// per-slot metadata in arrays indexed by slot and must not allocate on these calls once
-/// `grow(to:)` has made room.
+/// The engine (`Cache`) owns keys, sizes, capacity and expiry, and tells the policy about every
+/// entry that comes, is used, or goes, by slot number. A policy keeps its own per-slot metadata in
+/// arrays indexed by slot and must not allocate on these calls once `grow(to:)` has made room.
+///
+/// The calls for one missed request come in libCacheSim's order: `admit` (its `find` on a miss
+/// and `can_insert`), then `evict()` until the entry fits, then `inserted`. Policies with ghost
+/// lists (ARC, 2Q, S3-FIFO) look the key up in `admit`, and may use what they found in the
+/// `evict()` calls that follow.
 ///
 /// - Slots are dense small integers handed out by the engine; a slot is live from `inserted` until
 ///   `removed` or until `evict()` returns it.
+/// - Keys given to a policy are the cache keys' `hashBits`: the trace id itself in the simulator.
 public protocol EvictionPolicy {
     /// Creates an empty policy for a cache with the given limits.
     init(configuration: CacheConfiguration)
 
+    /// Whether the policy must be told each request's next use before it is served (Belady's
+    /// optimum). The replay then calls `upcoming(nextUse:)` before every lookup.
+    static var needsFuture: Bool { get }
+
     /// Makes room for slot numbers `0..<slotCount`. Called before any slot in that range is used.
     mutating func grow(to slotCount: Int)
 
-    /// A new entry was stored in `slot`, costing `cost`.
-    mutating func inserted(_ slot: Int32, cost: Int)
+    /// The request about to be served is next requested at trace position `nextUse`
+    /// (`Int64.max` if never). Called only when `needsFuture`.
+    mutating func upcoming(nextUse: Int64)
+
+    /// A lookup of `key` missed and an entry costing `cost` is about to be stored. Called before
+    /// the engine's own capacity check and before any eviction made for it; the answer says
+    /// whether to store it.
+    mutating func admit(_ key: UInt64, cost: Int) -> Admission
+
+    /// A new entry for `key` was stored in `slot`, costing `cost`.
+    mutating func inserted(_ slot: Int32, key: UInt64, cost: Int)
 
     /// The entry in `slot` was hit.
     mutating func accessed(_ slot: Int32)
@@ -33,4 +52,25 @@ public protocol EvictionPolicy {
     /// The live slots the policy holds, next victim first where the policy has a simple order,
     /// after checking its own structure (stops the program with a message if it is broken).
     func checkedSlots() -> [Int32]
+}
+
+/// What a policy answers when a missed entry is about to be stored.
+public enum Admission: Sendable, Equatable {
+    /// Make room and store it (every classic policy, always).
+    case store
+    /// Store nothing and evict nothing.
+    case reject
+    /// Make room as for storing it, then store nothing: libCacheSim's S3-FIFO does this for an
+    /// object as big as its small queue.
+    case evictOnly
+}
+
+extension EvictionPolicy {
+    public static var needsFuture: Bool { false }
+
+    @inline(__always)
+    public mutating func upcoming(nextUse: Int64) {}
+
+    @inline(__always)
+    public mutating func admit(_ key: UInt64, cost: Int) -> Admission { .store }
 }

@@ -13,7 +13,7 @@ public struct FIFOPolicy: EvictionPolicy {
     public mutating func grow(to slotCount: Int) { links.grow(to: slotCount) }
 
     @inline(__always)
-    public mutating func inserted(_ slot: Int32, cost: Int) { order.append(slot, in: links) }
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) { order.append(slot, in: links) }
 
     @inline(__always)
     public mutating func accessed(_ slot: Int32) {}

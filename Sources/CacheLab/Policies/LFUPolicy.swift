@@ -37,7 +37,7 @@ public struct LFUPolicy: EvictionPolicy {
         for bucket in (old..<bucketCount).reversed() { freeBuckets.push(Int32(bucket)) }
     }
 
-    public mutating func inserted(_ slot: Int32, cost: Int) {
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
         var first = buckets.head
         if first < 0 || frequency[Int(first)] != 1 {
             first = makeBucket(frequency: 1)
