@@ -4,20 +4,28 @@
 ///
 /// Its owner (a `Cache` or one of its policies) is the only user; it is never shared.
 /// Indices are checked in debug builds only.
+///
+/// Its allocations are charged to `StorageLedger.current`, if any, so a replay can report what
+/// its cache's bookkeeping costs.
 final class SlotArray<Element> {
     private(set) var count: Int
     private var base: UnsafeMutablePointer<Element>
+    private let ledger = StorageLedger.current
 
     init(count: Int, filling value: Element) {
         self.count = count
         base = .allocate(capacity: Swift.max(count, 1))
         base.initialize(repeating: value, count: count)
+        ledger?.record(Self.bytes(Swift.max(count, 1)))
     }
 
     deinit {
         base.deinitialize(count: count)
         base.deallocate()
+        ledger?.record(-Self.bytes(Swift.max(count, 1)))
     }
+
+    private static func bytes(_ count: Int) -> Int { count * MemoryLayout<Element>.stride }
 
     // Addressors rather than get/set, so `array[i].field = x` is one store in place.
     subscript(index: Int) -> Element {
@@ -44,6 +52,8 @@ final class SlotArray<Element> {
         (grown + count).initialize(repeating: value, count: newCount - count)
         base.deallocate()
         base = grown
+        // One entry for the swap, so the ledger's peak is the new size, not old plus new.
+        ledger?.record(Self.bytes(newCount) - Self.bytes(Swift.max(count, 1)))
         count = newCount
     }
 

@@ -12,6 +12,15 @@ public enum Replay {
     ///   default). Without it the result's latency is zero and the loop does only the cache's
     ///   work, which is what libCacheSim's throughput figures measure.
     public static func simulate(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool = true) -> RunResult {
+        let ledger = StorageLedger()
+        var result = StorageLedger.$current.withValue(ledger) {
+            replay(trace, configuration, latency: latency)
+        }
+        result.metadataBytes = ledger.peakBytes
+        return result
+    }
+
+    private static func replay(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool) -> RunResult {
         if latency {
             var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
             var result = configuration.policy.withOrder(
@@ -118,6 +127,7 @@ struct Simulation<Recorder: LatencyRecording>: PolicyBody {
         result.bytesDownloaded = bytesRequested - bytesHit
         result.evictions = cache.evictions
         result.expirations = cache.expirations
+        result.entries = cache.count
         return result
     }
 

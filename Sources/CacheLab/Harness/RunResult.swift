@@ -38,6 +38,12 @@ public struct RunResult: Sendable, Equatable {
     public var serverBytes: Int?
     /// Live runs: the latency of the requests each source served.
     public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
+    /// Simulator, single tier: entries cached at the end of the run.
+    public var entries: Int?
+    /// Simulator, single tier: bytes the cache's bookkeeping held at its largest (index, per-entry
+    /// fields, the policy's lists, ghosts and counters; allocated capacity, slack included),
+    /// counted by a `StorageLedger`.
+    public var metadataBytes: Int?
 
     public init(trace: String, configuration: RunConfiguration) {
         self.trace = trace

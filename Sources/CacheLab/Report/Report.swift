@@ -73,6 +73,13 @@ public enum Report {
         add("latency p95") { decimal($0.latency.p95, places: 2) + " ms" }
         add("latency p99") { decimal($0.latency.p99, places: 2) + " ms" }
         add("latency mean") { decimal($0.latency.mean, places: 2) + " ms" }
+        if results.contains(where: { $0.metadataBytes != nil }) {
+            add("metadata") { result in
+                guard let total = result.metadataBytes, let entries = result.entries else { return "-" }
+                let each = entries == 0 ? "" : " (\(grouped(total / entries)) B per entry)"
+                return bytes(total) + each
+            }
+        }
         if results.contains(where: { $0.mode == "live" }) {
             func sourceLatency(_ source: RequestOutcome) -> (RunResult) -> String {
                 { result in
