@@ -35,7 +35,7 @@ APPROXIMATE = {"wtinylfu", "gdsf"}
 TRACES = [
     ("zipf-0.9.oracleGeneral.bin",
      ["--scenario", "zipf", "--requests", "1000000", "--objects", "100000", "--alpha", "0.9", "--seed", "7"]),
-    ("scroll.oracleGeneral.bin", ["--scenario", "mixed-population", "--users", "1500", "--seed", "7"]),
+    ("scroll.oracleGeneral.bin", ["--scenario", "mixed-population", "--users", "1100", "--seed", "7"]),
 ]
 
 REPLAYED = re.compile(r"replayed in ([0-9.,]+) ms")

@@ -288,7 +288,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         guard slotCount > old else { return }
         entries.grow(to: slotCount, filling: Entry(key: nil, cost: 0, expiry: 0))
         values.grow(to: slotCount, filling: nil)
-        expiryLinks.grow(to: slotCount)
+        if configuration.ttl != nil { expiryLinks.grow(to: slotCount) }  // untouched without a TTL
         policy.grow(to: slotCount)
         freeSlots.reserve(slotCount)
         for slot in (old..<slotCount).reversed() { freeSlots.push(Int32(slot)) }
