@@ -86,3 +86,25 @@ struct BeladyTests {
         func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Bool { Policy.needsFuture }
     }
 }
+
+/// libCacheSim 0.3.5's Belady miss counts on its own oracleGeneral trace (`scripts/conformance
+/// --policies belady` also checks the csv and txt encodings and generated traces).
+@Suite(.enabled(if: SharedFixtures.tracesAvailable, "needs ../shared/traces"))
+struct BeladyGoldenTests {
+    static let rows: [(SizeMode, Int, Int)] = [
+        // size mode, capacity (1%, 5%, 10% of the working set), libCacheSim's misses of 113,872
+        (.bytes, 20_297_697, 91_152), (.bytes, 101_488_486, 82_379), (.bytes, 202_976_972, 74_162),
+        (.unit, 489, 90_263), (.unit, 2_448, 80_078), (.unit, 4_897, 71_620),
+    ]
+
+    @Test func missCountsMatchLibCacheSimInBothSizeModes() throws {
+        let path = try #require(SharedFixtures.trace("cloudPhysicsIO.oracleGeneral.bin"))
+        let trace = try TraceReader.read(path: path)
+        for (mode, capacity, misses) in Self.rows {
+            let result = Replay.simulate(
+                trace, RunConfiguration(policy: .belady, capacity: capacity, sizeMode: mode), latency: false)
+            #expect(result.requests == 113_872)
+            #expect(result.misses == misses, "\(mode.rawValue) \(capacity)")
+        }
+    }
+}

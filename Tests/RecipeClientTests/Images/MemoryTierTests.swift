@@ -146,6 +146,14 @@ struct MemoryTierTests {
         #expect(tier.count >= 1 && tier.evictions >= 7)
     }
 
+    @Test func aPipelineWithATierThatNeedsTheFutureIsRefused() {
+        let client = ClientConfiguration(
+            name: "opt", memory: TierConfiguration(policy: .belady, capacity: 1_000), disk: nil)
+        #expect(throws: PolicyError.needsFuture(.belady, place: "a client's memory tier")) {
+            _ = try ImagePipeline(client: client, diskPath: nil, downloader: URLSessionImageDownloader(), at: 0)
+        }
+    }
+
     @Test func aPolicyThatNeedsTheFutureIsRefused() {
         // A client never knows when an image will be asked for again: Belady cannot order its tier.
         #expect(throws: PolicyError.needsFuture(.belady, place: "a client's memory tier")) {
