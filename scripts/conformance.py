@@ -37,6 +37,10 @@ POLICY_CLASSES = {
     "arc": "ARC", "twoq": "TwoQ", "belady": "Belady", "wtinylfu": "WTinyLFU", "gdsf": "GDSF",
 }
 POLICIES = ("LRU", "FIFO", "LFU")  # checked by default
+# libCacheSim classes that read each request's next use, which only an oracleGeneral file carries
+# (on csv/txt input they silently give nonsense): their reference runs on an oracleGeneral
+# rendition of the same parsed requests (`oracle_reader`); cachelab still reads the original file.
+NEEDS_ORACLE = {"Belady"}
 MODES = ("bytes", "unit")
 PERCENTS = (1, 5, 10)  # capacities, as % of each trace's working set
 
@@ -268,6 +272,29 @@ def open_reader(lcs, trace: ParsedTrace, mode: str):
     return lcs.TraceReader(str(spec.path), lcs.TraceType.CSV_TRACE, params)
 
 
+_oracle_files: dict[int, Path] = {}
+
+
+def oracle_reader(lcs, trace: ParsedTrace, mode: str):
+    """A reader of `trace`'s requests written as oracleGeneral, next_access_vtime computed as
+    libCacheSim's own files hold it (1-based index of the next request for the id, -1 = never).
+    The file is written once per trace, in a temporary folder."""
+    path = _oracle_files.get(id(trace))
+    if path is None:
+        next_use = [-1] * len(trace.ids)
+        seen: dict[int, int] = {}
+        for index in range(len(trace.ids) - 1, -1, -1):
+            next_use[index] = seen.get(trace.ids[index], -1)
+            seen[trace.ids[index]] = index + 1
+        path = Path(tempfile.mkdtemp(prefix="cachelab-conformance-oracle-")) / f"{trace.spec.name}.oracleGeneral.bin"
+        # Times are 0: Belady does not read them. Sizes fit u32 (cachelab refuses larger ones too).
+        path.write_bytes(b"".join(
+            struct.pack("<IQIq", 0, obj_id, size, nxt) for obj_id, size, nxt in zip(trace.ids, trace.sizes, next_use)))
+        _oracle_files[id(trace)] = path
+    params = lcs.ReaderInitParam(ignore_obj_size=mode == "unit")
+    return lcs.TraceReader(str(path), lcs.TraceType.ORACLE_GENERAL_TRACE, params)
+
+
 @dataclass
 class Row:
     trace: ParsedTrace
@@ -309,6 +336,7 @@ def compute_reference(
                     f"{lcs_bytes} bytes, this script {objects} / {bytes_}: the parsers disagree"
                 )
             working = bytes_ if mode == "bytes" else objects
+            oracle = None  # opened on first use, for NEEDS_ORACLE policies
             for text in capacities:
                 percent = int(text[:-1]) if text.endswith("%") else None
                 capacity = int(text) if percent is None else capacity_for(percent, working)
@@ -318,8 +346,13 @@ def compute_reference(
                 for policy in policies:
                     started = time.monotonic()
                     cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
+                    source = reader
+                    if policy in NEEDS_ORACLE:
+                        with c_stderr_to(log):
+                            oracle = oracle or oracle_reader(lcs, trace, mode)
+                        source = oracle
                     with c_stderr_to(log):
-                        miss_ratio, _byte_miss_ratio = cache.process_trace(reader)
+                        miss_ratio, _byte_miss_ratio = cache.process_trace(source)
                     requests = cache._cache.n_req  # one per cache.get, i.e. per request counted
                     misses = round(miss_ratio * requests)
                     if requests != len(trace.ids):
@@ -333,7 +366,7 @@ def compute_reference(
                         f"{misses} misses of {requests} ({time.monotonic() - started:.2f} s)"
                     )
                     del cache
-            del reader
+            del reader, oracle
     return rows
 
 

@@ -17,7 +17,11 @@ struct RunCommand: ParsableCommand {
             simulator's and the agreement printed.
 
             Policies:
-            \(PolicyKind.allCases.map { "  \($0.rawValue.padding(5))  \($0.summary)" }.joined(separator: "\n"))
+            --vs-opt also runs Belady's offline optimum at each capacity and reports opt_ratio, the \
+            hit ratio as a share of the optimum's. Belady needs the whole trace in advance, so it \
+            runs only in the single-tier simulator.
+
+            \(PolicyKind.allCases.map { "  \($0.rawValue.padding(6))  \($0.summary)" }.joined(separator: "\n"))
 
             Network profiles (a miss costs one round trip plus transfer):
             \(NetworkProfile.allCases.map { "  \($0.rawValue.padding(9))  \($0.summary)" }.joined(separator: "\n"))
@@ -102,6 +106,12 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Live replay (--mode live)") var live: LiveRunOptions
 
+    @Flag(
+        help:
+            "Also run Belady's optimum at each capacity and report opt_ratio = hit ratio ÷ Belady's (simulator, single tier)."
+    )
+    var vsOpt = false
+
     @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
     var format: OutputFormat = .table
 
@@ -124,6 +134,23 @@ struct RunCommand: ParsableCommand {
         if mode == .live, sizeMode == .unit {
             throw ValidationError("--mode live counts bytes: --size-mode unit is for the simulator only")
         }
+        let twoTiers =
+            client != nil || memoryPolicy != nil || diskPolicy != nil || memoryCapacity != nil
+            || diskCapacity != nil
+        let offline = [memoryPolicy, diskPolicy].compactMap { $0 } + (mode == .live ? try policies() : [])
+        if let kind = offline.first(where: \.needsFuture) {
+            throw ValidationError(Self.needsFutureMessage(kind))
+        }
+        if vsOpt, twoTiers || mode == .live {
+            throw ValidationError(
+                "--vs-opt compares with Belady, which needs the whole trace in advance; it runs only in the simulator (--mode sim, single tier)"
+            )
+        }
+    }
+
+    /// What the CLI says when a policy that needs the future is asked of a client or a live replay.
+    static func needsFutureMessage(_ kind: PolicyKind) -> String {
+        "\(kind.rawValue) needs the whole trace in advance; it runs only in the simulator (--mode sim, single tier)"
     }
 
     func run() throws {
@@ -153,12 +180,14 @@ struct RunCommand: ParsableCommand {
                     "--capacity \(capacitySpec) of this trace's working set (\(statistics.workingSet(in: sizeMode)) \(unit)) is 0 \(unit); give a larger share or an absolute capacity"
                 )
             }
+            let optimum = vsOpt ? optimalHits(loaded, capacity: capacity) : nil
             for kind in try policies() {
                 let configuration = RunConfiguration(
                     policy: kind, capacity: capacity, sizeMode: sizeMode, ttl: try ttlMilliseconds(),
                     ttlMode: ttlMode, trimRatio: trimRatio, network: network, tier: tier)
                 let start = Output.monotonicSeconds()
-                let result = Replay.simulate(loaded, configuration, latency: latency)
+                var result = Replay.simulate(loaded, configuration, latency: latency)
+                result.optimalHits = optimum
                 let seconds = Output.monotonicSeconds() - start
                 let rate = seconds > 0 ? Double(result.requests) / seconds / 1e6 : 0
                 Output.status(
@@ -168,6 +197,21 @@ struct RunCommand: ParsableCommand {
             }
         }
         try emit(results)
+    }
+
+    /// Belady's hits on `trace` at `capacity`, in this run's size mode and tier (so relaunches
+    /// empty a memory tier for it too): the optimum `--vs-opt` divides by.
+    private func optimalHits(_ trace: Trace, capacity: Int) -> Int {
+        let start = Output.monotonicSeconds()
+        let optimum = Replay.simulate(
+            trace,
+            RunConfiguration(policy: .belady, capacity: capacity, sizeMode: sizeMode, network: network, tier: tier),
+            latency: false)
+        let seconds = Output.monotonicSeconds() - start
+        Output.status(
+            "belady at \(capacity) (the optimum for --vs-opt): \(Report.grouped(optimum.hits)) hits, in \(Report.decimal(seconds * 1000, places: 1)) ms"
+        )
+        return optimum.hits
     }
 
     /// Replays every configuration asked for through the real pipeline, one after another.
@@ -267,7 +311,8 @@ struct RunCommand: ParsableCommand {
     }
 
     func policies() throws -> [PolicyKind] {
-        if policy == "all" { return PolicyKind.allCases }
+        // A live replay runs a real client, which cannot run a policy that needs the future.
+        if policy == "all" { return mode == .live ? PolicyKind.online : PolicyKind.allCases }
         return try policy.split(separator: ",").map { name in
             guard let kind = PolicyKind(rawValue: name.trimmingCharacters()) else {
                 throw ValidationError(

@@ -89,6 +89,8 @@ public enum LiveReplay {
         guard client.sizeMode == .bytes else {
             throw LiveReplayError.unsupported("a live replay counts bytes: --size-mode unit is simulator-only")
         }
+        // Before starting a server: a real client cannot know the future (Belady).
+        try client.requireOnline()
         let objects = try TraceObjects(trace: trace)
         let server: FixtureServer?
         let baseURL: String

@@ -27,6 +27,17 @@ struct LiveReplayTests {
             disk: TierConfiguration(policy: .ttl, capacity: 2_000_000, ttl: 86_400_000)),
     ]
 
+    @Test func aClientTierThatNeedsTheFutureIsRefusedBeforeAServerStarts() async {
+        var trace = Trace(name: "one")
+        trace.append(time: 0, key: 1, size: 10)
+        let client = ClientConfiguration(
+            name: "opt", memory: TierConfiguration(policy: .lru, capacity: 1_000),
+            disk: TierConfiguration(policy: .belady, capacity: 10_000))
+        await #expect(throws: PolicyError.needsFuture(.belady, place: "a client's disk tier")) {
+            _ = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+        }
+    }
+
     @Test("the corpus is there", .tags(.corpus))
     func corpusIsThere() {
         #expect(Self.corpus.count == 8)

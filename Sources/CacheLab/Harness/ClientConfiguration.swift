@@ -128,3 +128,12 @@ public enum ClientPreset: String, CaseIterable, Sendable {
         }
     }
 }
+
+extension ClientConfiguration {
+    /// Throws `PolicyError.needsFuture` if a tier's policy needs each request's next use (Belady),
+    /// which a client, simulated or real, does not have.
+    public func requireOnline() throws(PolicyError) {
+        try memory?.policy.requireOnline(for: "a client's memory tier")
+        try disk?.policy.requireOnline(for: "a client's disk tier")
+    }
+}

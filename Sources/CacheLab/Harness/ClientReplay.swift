@@ -11,11 +11,17 @@ extension Replay {
     /// fixed TTL that changes nothing; for FIFO, LFU or a fixed TTL it is what a relaunched app
     /// really has.
     ///
+    /// A client has no future knowledge: a tier whose policy needs it (Belady) is a programmer
+    /// mistake here; check `ClientConfiguration.requireOnline()` first.
+    ///
     /// - Parameter outcomes: also return every request's `RequestOutcome`, in trace order (for
     ///   comparing with a live replay).
     public static func simulate(_ trace: Trace, client: ClientConfiguration, outcomes: Bool = false) -> RunResult {
         let memoryKind = client.memory?.policy ?? .lru
         let diskKind = client.disk?.policy ?? .lru
+        do throws(PolicyError) { try client.requireOnline() } catch {
+            preconditionFailure("Replay.simulate(client:): \(error)")
+        }
         return memoryKind.withOrder(
             MemoryOrder(trace: trace, client: client, diskKind: diskKind, recordsOutcomes: outcomes))
     }

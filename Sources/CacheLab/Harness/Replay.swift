@@ -6,7 +6,8 @@ public enum Replay {
     ///
     /// Every request is a lookup; a miss downloads the object and inserts it. App events are
     /// applied between requests: with a `.memory` tier a relaunch empties the cache.
-    /// The per-request path allocates nothing once the cache has warmed up.
+    /// The per-request path allocates nothing once the cache has warmed up. A policy that needs
+    /// the future (Belady) is told each request's next use, computed once before the loop.
     ///
     /// - Parameter latency: record every request's modelled latency in an HdrHistogram (the
     ///   default). Without it the result's latency is zero and the loop does only the cache's
@@ -89,29 +90,34 @@ struct Simulation<Recorder: LatencyRecording>: PolicyBody {
         var position = 0
         var nextEvent = 0
         let events = trace.events
-        trace.times.withUnsafeBufferPointer { times in
-            trace.keys.withUnsafeBufferPointer { keys in
-                trace.sizes.withUnsafeBufferPointer { sizes in
-                    while position < keys.count || nextEvent < events.count {
-                        while nextEvent < events.count, events[nextEvent].position <= position {
-                            apply(events[nextEvent], to: cache, result: &result)
-                            nextEvent += 1
-                        }
-                        let end = nextEvent < events.count ? events[nextEvent].position : keys.count
-                        while position < end {
-                            let key = keys[position]
-                            let size = sizes[position]
-                            let now = times[position]
-                            bytesRequested &+= size
-                            if cache.value(forKey: key, at: now) != nil {
-                                hits &+= 1
-                                bytesHit &+= size
-                                recorder.pointee.hit(size: size)
-                            } else {
-                                cache.insertAfterMiss((), forKey: key, size: size, at: now)
-                                recorder.pointee.miss(size: size)
+        // Only a policy that needs the future pays for it: one backward pass, before the loop.
+        let nextUses = Policy.needsFuture ? trace.nextUses() : []
+        nextUses.withUnsafeBufferPointer { nextUses in
+            trace.times.withUnsafeBufferPointer { times in
+                trace.keys.withUnsafeBufferPointer { keys in
+                    trace.sizes.withUnsafeBufferPointer { sizes in
+                        while position < keys.count || nextEvent < events.count {
+                            while nextEvent < events.count, events[nextEvent].position <= position {
+                                apply(events[nextEvent], to: cache, result: &result)
+                                nextEvent += 1
                             }
-                            position &+= 1
+                            let end = nextEvent < events.count ? events[nextEvent].position : keys.count
+                            while position < end {
+                                let key = keys[position]
+                                let size = sizes[position]
+                                let now = times[position]
+                                bytesRequested &+= size
+                                if Policy.needsFuture { cache.upcoming(nextUse: nextUses[position]) }
+                                if cache.value(forKey: key, at: now) != nil {
+                                    hits &+= 1
+                                    bytesHit &+= size
+                                    recorder.pointee.hit(size: size)
+                                } else {
+                                    cache.insertAfterMiss((), forKey: key, size: size, at: now)
+                                    recorder.pointee.miss(size: size)
+                                }
+                                position &+= 1
+                            }
                         }
                     }
                 }

@@ -38,6 +38,9 @@ public struct RunResult: Sendable, Equatable {
     public var serverBytes: Int?
     /// Live runs: the latency of the requests each source served.
     public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
+    /// With `--vs-opt`: the hits of Belady's optimum on the same trace, capacity, size mode and
+    /// tier (`nil` when not asked).
+    public var optimalHits: Int?
     /// Simulator, single tier: entries cached at the end of the run.
     public var entries: Int?
     /// Simulator, single tier: bytes the cache's bookkeeping held at its largest (index, per-entry
@@ -70,6 +73,13 @@ public struct RunResult: Sendable, Equatable {
     public var missRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }
     public var byteHitRatio: Double {
         bytesRequested == 0 ? 0 : Double(bytesHit) / Double(bytesRequested)
+    }
+    /// This run's hit ratio ÷ the optimum's (`optimalHits`); 1 when neither hit anything. Above 1
+    /// is possible in byte mode, where Belady's rule is not optimal for objects of unequal size.
+    public var optRatio: Double? {
+        guard let optimalHits else { return nil }
+        if optimalHits == 0 { return hits == 0 ? 1 : nil }
+        return Double(hits) / Double(optimalHits)
     }
     /// Bytes the cache kept off the network.
     public var bytesSaved: Int { bytesRequested - bytesDownloaded }

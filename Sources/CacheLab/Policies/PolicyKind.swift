@@ -9,6 +9,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case lfu
     case size
     case ttl
+    case belady
 
     /// One line for `--help` and reports.
     public var summary: String {
@@ -18,6 +19,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .lfu: "least frequently used first, ties least recent (libCacheSim LFU)"
         case .size: "LRU trimming to a low-water mark on overflow (disk caches)"
         case .ttl: "LRU with entries expiring a fixed time after insertion or last use"
+        case .belady: "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
         }
     }
 
@@ -26,9 +28,22 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var ordersByRecency: Bool {
         switch self {
         case .lru, .size, .ttl: true
-        case .fifo, .lfu: false
+        case .fifo, .lfu, .belady: false
         }
     }
+
+    /// Whether the policy must know each request's next use (`EvictionPolicy.needsFuture`): only
+    /// the single-tier simulator, which holds the whole trace, can run it; a client's tiers and a
+    /// live replay refuse it (`PolicyError.needsFuture`).
+    public var needsFuture: Bool {
+        switch self {
+        case .belady: true
+        case .lru, .fifo, .lfu, .size, .ttl: false
+        }
+    }
+
+    /// The policies a real client's tiers can run: every one that needs no future knowledge.
+    public static var online: [PolicyKind] { allCases.filter { !$0.needsFuture } }
 
     /// The engine limits this policy runs with, from what the user asked for.
     public func configuration(
@@ -47,7 +62,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl ?? TTLPreset.defaultTTL,
                 ttlMode: ttlMode, trimRatio: trimRatio ?? 1)
-        case .lru, .fifo, .lfu:
+        case .lru, .fifo, .lfu, .belady:
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
                 trimRatio: trimRatio ?? 1)
@@ -61,6 +76,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .lru, .size, .ttl: body.run(LRUPolicy.self)
         case .fifo: body.run(FIFOPolicy.self)
         case .lfu: body.run(LFUPolicy.self)
+        case .belady: body.run(BeladyPolicy.self)
         }
     }
 }

@@ -62,6 +62,12 @@ public enum Report {
         }
         add("misses") { grouped($0.misses) }
         add("hit ratio") { percent($0.hitRatio) }
+        if results.contains(where: { $0.optimalHits != nil }) {
+            add("vs optimum") { result in
+                guard let optimal = result.optimalHits else { return "-" }
+                return "\(result.optRatio.map(percent) ?? "-") (belady \(grouped(optimal)) hits)"
+            }
+        }
         add("byte hit ratio") { percent($0.byteHitRatio) }
         add("bytes requested") { bytes($0.bytesRequested) }
         add("bytes downloaded") { bytes($0.bytesDownloaded) }

@@ -41,6 +41,8 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     case diskLatencyP50 = "disk_latency_p50_ms"
     case networkLatencyP50 = "network_latency_p50_ms"
     case networkLatencyP99 = "network_latency_p99_ms"
+    /// Hit ratio ÷ Belady's on the same trace and capacity (`run --vs-opt`); empty otherwise.
+    case optRatio = "opt_ratio"
     case entries
     case metadataBytes = "metadata_bytes"
 
@@ -86,6 +88,7 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .diskLatencyP50: result.latencyBySource[.disk].map { Report.decimal($0.p50, places: 3) } ?? ""
         case .networkLatencyP50: result.latencyBySource[.network].map { Report.decimal($0.p50, places: 3) } ?? ""
         case .networkLatencyP99: result.latencyBySource[.network].map { Report.decimal($0.p99, places: 3) } ?? ""
+        case .optRatio: result.optRatio.map { Report.decimal($0, places: 6) } ?? ""
         case .entries: result.entries.map(String.init) ?? ""
         case .metadataBytes: result.metadataBytes.map(String.init) ?? ""
         }

@@ -239,18 +239,8 @@ extension TraceWriter {
 extension TraceWriter {
     private static func oracleGeneral(_ trace: Trace, file: String) throws(TraceError) -> [UInt8] {
         let count = trace.count
-        // One backward pass: the next index at which each id is requested again.
-        var nextAccess = [Int64](repeating: -1, count: count)
-        var lastSeen: [UInt64: Int] = [:]
-        lastSeen.reserveCapacity(count)
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            let key = trace.keys[index]
-            if let later = lastSeen.updateValue(index, forKey: key) {
-                // libCacheSim's files count this index from 1.
-                nextAccess[index] = Int64(later + 1)
-            }
-        }
-
+        // The file's -1 (never again) is libCacheSim's INT64_MAX once read.
+        let nextAccess = trace.nextUses().map { $0 == .max ? -1 : $0 }
         for index in 0..<count {
             let time = trace.times[index]
             let size = trace.sizes[index]

@@ -109,13 +109,15 @@ public actor ImagePipeline {
     /// `diskPath`, its eviction order rebuilt and expired entries swept at `now`.
     ///
     /// - Parameter expectedCount: entries the memory tier is sized for up front.
-    /// - Throws: `StoreError` if the disk file cannot be opened.
+    /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
+    ///   `StoreError` if the disk file cannot be opened.
     public init(
         client: ClientConfiguration, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
         expectedCount: Int = 1_024
     ) throws {
-        memory = client.memoryLimits.map { limits in
-            client.memory!.policy.makeMemoryTier(configuration: limits, expectedCount: expectedCount)
+        try client.requireOnline()
+        memory = try client.memoryLimits.map { limits throws(PolicyError) in
+            try client.memory!.policy.makeMemoryTier(configuration: limits, expectedCount: expectedCount)
         }
         if let limits = client.diskLimits {
             guard let diskPath else {

@@ -16,7 +16,12 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     private var pinned: [String: [UInt8]] = [:]
     private var pinnedBytes = 0
 
+    /// Creates an empty tier. `Policy` must not need the future (Belady): a client has none
+    /// (`PolicyKind.makeMemoryTier` and `ImagePipeline` check it and throw).
     public init(configuration: CacheConfiguration, expectedCount: Int = 1_024) {
+        precondition(
+            !Policy.needsFuture,
+            "MemoryTier: \(Policy.self) needs each request's next use, which a client does not have")
         engine = Cache(configuration: configuration, expectedCount: expectedCount)
     }
 
@@ -93,8 +98,13 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
 
 extension PolicyKind {
     /// A memory tier ordered by this policy, as an existential: the policy is chosen at run time.
-    public func makeMemoryTier(configuration: CacheConfiguration, expectedCount: Int = 1_024) -> any ImageTier {
-        withOrder(MemoryTierMaker(configuration: configuration, expectedCount: expectedCount))
+    ///
+    /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady).
+    public func makeMemoryTier(
+        configuration: CacheConfiguration, expectedCount: Int = 1_024
+    ) throws(PolicyError) -> any ImageTier {
+        try requireOnline(for: "a client's memory tier")
+        return withOrder(MemoryTierMaker(configuration: configuration, expectedCount: expectedCount))
     }
 }
 

@@ -4,10 +4,14 @@ extension PolicyKind {
     /// Opens a disk tier over `store` ordered by this policy, as an existential: the policy is
     /// chosen at run time (a command-line flag), and the per-call cost of the existential is
     /// nothing beside an SQLite statement.
+    ///
+    /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady), before
+    ///   touching the store; else `StoreError`.
     public func openDiskTier(
         store: DiskStore, configuration: CacheConfiguration, at now: Int64
     ) throws -> any ImageTier {
-        try withOrder(DiskTierOpener(store: store, configuration: configuration, now: now)).get()
+        try requireOnline(for: "a client's disk tier")
+        return try withOrder(DiskTierOpener(store: store, configuration: configuration, now: now)).get()
     }
 
     /// Opens the store file at `path` and a disk tier of `capacity` bytes over it, with this

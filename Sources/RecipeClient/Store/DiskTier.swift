@@ -40,7 +40,11 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
 
     /// Opens the tier over `store`, rebuilding the eviction order from its rows, and sweeping
     /// entries expired at `now`.
+    /// `Policy` must not need the future (Belady): a client has none (`PolicyKind.openDiskTier`
+    /// checks it and throws).
     public init(store: DiskStore, configuration: CacheConfiguration, at now: Int64) throws {
+        precondition(
+            !Policy.needsFuture, "DiskTier: \(Policy.self) needs each request's next use, which a client does not have")
         self.store = store
         let rows = try store.entries()
         engine = Cache(configuration: configuration, expectedCount: max(rows.count, 64))

@@ -58,6 +58,17 @@ struct ContractTests {
         #expect(hits > 0)
     }
 
+    @Test(arguments: PolicyKind.allCases, [SizeMode.bytes, .unit])
+    func replayingATraceWithItsFutureKeepsEveryInvariant(kind: PolicyKind, mode: SizeMode) {
+        // Given a random trace, replayed with each request's true next use (what Belady needs)
+        let trace = TraceFixtures.makeNumericTrace(count: 2_000, seed: 3)
+        let cache = Fixtures.makeCache(kind, capacity: mode == .unit ? 12 : 4_000_000, sizeMode: mode)
+        // Then the invariants hold after every request and some requests hit
+        let hits = cache.replay(trace).count { $0 }
+        #expect(hits > 0)
+        #expect(cache.totalCost <= cache.configuration.capacity)
+    }
+
     @Test(arguments: PolicyKind.allCases)
     func unitModeCountsEntriesNotBytes(kind: PolicyKind) {
         // trimRatio 1: `size` would otherwise trim below the limit on overflow (tested on its own).

@@ -40,12 +40,24 @@ protocol CheckedCache: AnyObject {
     func insert(_ key: UInt64, size: Int, at now: Int64) -> Bool
     func remove(_ key: UInt64) -> Bool
     func removeAll()
+    /// For a policy that needs the future: the next uses to tell it, one per `request` from now
+    /// on. Without them (or past their end) each request is told a pseudo-random next use, which
+    /// keeps every contract rule checkable; a replay of a trace gives the true ones (`replay`).
+    func script(nextUses: [Int64])
 }
 
 final class Checked<Policy: EvictionPolicy>: CheckedCache {
     var cache: Cache<UInt64, Void, Policy>
+    private var nextUses: [Int64] = []
+    private var served = 0
+    private var random = SplitMix64(seed: 2_024)
 
     init(cache: Cache<UInt64, Void, Policy>) { self.cache = cache }
+
+    func script(nextUses: [Int64]) {
+        self.nextUses = nextUses
+        served = 0
+    }
 
     var configuration: CacheConfiguration { cache.configuration }
     var count: Int { cache.count }
@@ -55,6 +67,11 @@ final class Checked<Policy: EvictionPolicy>: CheckedCache {
     var storedKeys: [UInt64] { cache.storedKeys }
 
     func request(_ key: UInt64, size: Int, at now: Int64) -> Bool {
+        if Policy.needsFuture {
+            let use = served < nextUses.count ? nextUses[served] : Int64(random.next() % 1_000) + Int64(served) + 1
+            cache.upcoming(nextUse: use)
+            served += 1
+        }
         if lookup(key, at: now) { return true }
         _ = insert(key, size: size, at: now)
         return false
@@ -90,5 +107,21 @@ extension CheckedCache {
 
     func request(_ key: UInt64, size: Int) -> Bool {
         request(key, size: size, at: 0)
+    }
+
+    /// Requests every request of `trace` in turn, telling a policy that needs the future each
+    /// one's true next use, and returns the hit flags (events are ignored).
+    @discardableResult
+    func replay(_ trace: Trace) -> [Bool] {
+        script(nextUses: trace.nextUses())
+        return (0..<trace.count).map { request(trace.keys[$0], size: trace.sizes[$0], at: trace.times[$0]) }
+    }
+
+    /// Replays `keys` as a trace of objects of `size` at time 0 (see `replay(_:)`).
+    @discardableResult
+    func replay(_ keys: [UInt64], size: Int = 1) -> [Bool] {
+        var trace = Trace(name: "keys")
+        for key in keys { trace.append(time: 0, key: key, size: size) }
+        return replay(trace)
     }
 }

@@ -135,14 +135,29 @@ struct MemoryTierTests {
         tier.checkInvariants()
     }
 
-    @Test(arguments: PolicyKind.allCases)
+    @Test(arguments: PolicyKind.online)
     func everyPolicyMakesATierThatKeepsItsCapacity(policy: PolicyKind) throws {
-        let tier = policy.makeMemoryTier(configuration: policy.configuration(capacity: 300))
+        let tier = try policy.makeMemoryTier(configuration: policy.configuration(capacity: 300))
         for number in 1...10 {
             try tier.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number))
             #expect(tier.totalBytes <= 300)
             try tier.checkInvariants()
         }
         #expect(tier.count >= 1 && tier.evictions >= 7)
+    }
+
+    @Test func aPipelineWithATierThatNeedsTheFutureIsRefused() {
+        let client = ClientConfiguration(
+            name: "opt", memory: TierConfiguration(policy: .belady, capacity: 1_000), disk: nil)
+        #expect(throws: PolicyError.needsFuture(.belady, place: "a client's memory tier")) {
+            _ = try ImagePipeline(client: client, diskPath: nil, downloader: URLSessionImageDownloader(), at: 0)
+        }
+    }
+
+    @Test func aPolicyThatNeedsTheFutureIsRefused() {
+        // A client never knows when an image will be asked for again: Belady cannot order its tier.
+        #expect(throws: PolicyError.needsFuture(.belady, place: "a client's memory tier")) {
+            _ = try PolicyKind.belady.makeMemoryTier(configuration: PolicyKind.belady.configuration(capacity: 300))
+        }
     }
 }

@@ -152,7 +152,7 @@ struct DiskTierTests {
         }
     }
 
-    @Test(arguments: PolicyKind.allCases)
+    @Test(arguments: PolicyKind.online)
     func everyPolicyKeepsDiskAndEngineInStep(kind: PolicyKind) throws {
         try F.withStorePath { path in
             var generator = SplitMix64(seed: 42)
@@ -174,6 +174,14 @@ struct DiskTierTests {
             let reopened = try kind.openDiskTier(path: path, capacity: 1_000, at: now)
             try reopened.checkInvariants()
             #expect(reopened.count > 0)
+        }
+    }
+
+    @Test func aPolicyThatNeedsTheFutureIsRefusedBeforeTheStoreIsTouched() throws {
+        try F.withStorePath { path in
+            #expect(throws: PolicyError.needsFuture(.belady, place: "a client's disk tier")) {
+                _ = try PolicyKind.belady.openDiskTier(path: path, capacity: 1_000, at: 0)
+            }
         }
     }
 }
