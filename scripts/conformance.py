@@ -344,6 +344,11 @@ def compute_reference(
                     progress(f"{trace.spec.name} {mode} {text}: capacity rounds to 0, skipped")
                     continue
                 for policy in policies:
+                    if policy == "S3FIFO" and int(capacity * 0.1) <= 0:
+                        # libCacheSim aborts the process: its small queue (10 %) rounds to 0.
+                        progress(f"{trace.spec.name} {mode} {label(percent, capacity)} S3FIFO: libCacheSim "
+                                 "refuses a capacity under 10, skipped")
+                        continue
                     started = time.monotonic()
                     cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
                     source = reader

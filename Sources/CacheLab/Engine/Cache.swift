@@ -104,6 +104,9 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     /// The stored keys, next victim first (as far as the policy can tell). For tests and debugging.
     public var storedKeys: [Key] { core.pointee.storedKeys }
+
+    /// The policy as it stands, for tests that look into its queues.
+    var policy: Policy { core.pointee.policy }
 }
 
 /// Why the cache dropped an entry on its own.
@@ -138,7 +141,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     private let values = SlotArray<Value?>(count: 0, filling: nil)
     private var freeSlots = SlotStack()
-    private var policy: Policy
+    private(set) var policy: Policy
     // With a TTL every entry's expiry is `now + ttl` at insertion (fixed) or at its last use
     // (sliding), so insertion or use order is expiry order: one list, oldest first.
     private let expiryLinks = SlotLinks()
@@ -198,6 +201,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         guard admission != .reject, cost <= configuration.capacity else { return false }
         if totalCost + cost > configuration.capacity { makeRoom(for: cost, at: now) }
         guard admission == .store else { return false }
+        while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
         let slot = takeSlot()
         index.insert(key, slot: slot)
@@ -258,11 +262,14 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     /// Evicts in the policy's order until the total cost is at most `target`.
     mutating func evict(downTo target: Int) {
-        while totalCost > target, count > 0 {
-            let victim = policy.evict()
-            evictions += 1
-            removeSlot(victim, notifyPolicy: false, reason: .evicted)
-        }
+        while totalCost > target, count > 0 { evict(policy.evict()) }
+    }
+
+    /// Removes `victim`, which the policy has already forgotten, as an eviction.
+    @inline(__always)
+    private mutating func evict(_ victim: Int32) {
+        evictions += 1
+        removeSlot(victim, notifyPolicy: false, reason: .evicted)
     }
 
     private mutating func removeSlot(_ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?) {

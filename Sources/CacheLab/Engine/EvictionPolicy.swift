@@ -6,12 +6,13 @@
 /// arrays indexed by slot and must not allocate on these calls once `grow(to:)` has made room.
 ///
 /// The calls for one missed request come in libCacheSim's order: `admit` (its `find` on a miss
-/// and `can_insert`), then `evict()` until the entry fits, then `inserted`. Policies with ghost
+/// and `can_insert`), then `evict()` until the entry fits, then `victimBeforeInsert` until it
+/// answers nil (for a policy whose sub-queue evicts on its own), then `inserted`. Policies with ghost
 /// lists (ARC, 2Q, S3-FIFO) look the key up in `admit`, and may use what they found in the
 /// `evict()` calls that follow.
 ///
 /// - Slots are dense small integers handed out by the engine; a slot is live from `inserted` until
-///   `removed` or until `evict()` returns it.
+///   `removed` or until `evict()` or `victimBeforeInsert` returns it.
 /// - Keys given to a policy are the cache keys' `hashBits`: the trace id itself in the simulator.
 public protocol EvictionPolicy {
     /// Creates an empty policy for a cache with the given limits.
@@ -32,6 +33,12 @@ public protocol EvictionPolicy {
     /// the engine's own capacity check and before any eviction made for it; the answer says
     /// whether to store it.
     mutating func admit(_ key: UInt64, cost: Int) -> Admission
+
+    /// One more slot to evict before the entry `admit` just stored for goes in, although it
+    /// already fits the capacity, or nil. Called after the engine's own evictions, until it
+    /// answers nil. Only a policy whose queues keep their own limits needs it: libCacheSim's 2Q
+    /// sends an entry found in its ghost list to Am, which evicts down to Am's share first.
+    mutating func victimBeforeInsert(cost: Int) -> Int32?
 
     /// A new entry for `key` was stored in `slot`, costing `cost`.
     mutating func inserted(_ slot: Int32, key: UInt64, cost: Int)
@@ -73,4 +80,7 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission { .store }
+
+    @inline(__always)
+    public mutating func victimBeforeInsert(cost: Int) -> Int32? { nil }
 }

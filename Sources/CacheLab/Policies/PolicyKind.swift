@@ -9,6 +9,10 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case lfu
     case size
     case ttl
+    case clock
+    case sieve
+    case twoq
+    case s3fifo
     case belady
 
     /// One line for `--help` and reports.
@@ -19,6 +23,10 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .lfu: "least frequently used first, ties least recent (libCacheSim LFU)"
         case .size: "LRU trimming to a low-water mark on overflow (disk caches)"
         case .ttl: "LRU with entries expiring a fixed time after insertion or last use"
+        case .clock: "FIFO giving hit entries a second chance (libCacheSim Clock)"
+        case .sieve: "a hand sweeping old to new evicts the first unhit entry (libCacheSim Sieve)"
+        case .twoq: "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
+        case .s3fifo: "small FIFO, main FIFO and ghost FIFO (libCacheSim S3FIFO)"
         case .belady: "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
         }
     }
@@ -28,7 +36,18 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var ordersByRecency: Bool {
         switch self {
         case .lru, .size, .ttl: true
-        case .fifo, .lfu, .belady: false
+        case .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .belady: false
+        }
+    }
+
+    /// The largest entry the policy stores, as a share of the capacity, when that is less than
+    /// all of it: libCacheSim's 2Q admits only entries that fit its Ain queue (25 %), S3-FIFO only
+    /// entries smaller than its small queue (10 %). A tier using them never holds a bigger image.
+    public var admissionShare: Double? {
+        switch self {
+        case .twoq: 0.25
+        case .s3fifo: 0.1
+        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .belady: nil
         }
     }
 
@@ -38,7 +57,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var needsFuture: Bool {
         switch self {
         case .belady: true
-        case .lru, .fifo, .lfu, .size, .ttl: false
+        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .twoq, .s3fifo: false
         }
     }
 
@@ -62,7 +81,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl ?? TTLPreset.defaultTTL,
                 ttlMode: ttlMode, trimRatio: trimRatio ?? 1)
-        case .lru, .fifo, .lfu, .belady:
+        case .lru, .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .belady:
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
                 trimRatio: trimRatio ?? 1)
@@ -76,6 +95,10 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .lru, .size, .ttl: body.run(LRUPolicy.self)
         case .fifo: body.run(FIFOPolicy.self)
         case .lfu: body.run(LFUPolicy.self)
+        case .clock: body.run(CLOCKPolicy.self)
+        case .sieve: body.run(SIEVEPolicy.self)
+        case .twoq: body.run(TwoQPolicy.self)
+        case .s3fifo: body.run(S3FIFOPolicy.self)
         case .belady: body.run(BeladyPolicy.self)
         }
     }

@@ -125,8 +125,9 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         }
         if let oldSize = engine.removeValue(forKey: url) { unpinnedBytes -= oldSize }
         guard engine.insert(bytes.count, forKey: url, size: bytes.count, at: now) else {
-            // Too big to keep: an earlier image for the same URL goes too.
-            try store.remove(url: url)
+            // Too big to keep, or declined by the policy (S3-FIFO may evict before declining): an
+            // earlier image for the same URL goes too, and so does anything evicted for it.
+            try store.remove(urls: takeDropped() + [url])
             return false
         }
         unpinnedBytes += bytes.count
@@ -176,7 +177,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
             unpinnedBytes += size
             try store.remove(urls: takeDropped())
         } else {
-            try store.remove(url: url)
+            try store.remove(urls: takeDropped() + [url])
         }
     }
 

@@ -125,3 +125,31 @@ extension CheckedCache {
         return replay(trace)
     }
 }
+
+extension Fixtures {
+    /// A simulator cache of one policy type, for suites that look into that policy's queues
+    /// (`cache.policy`); `kind` supplies the limits, as the registry would.
+    static func makeCache<Policy: EvictionPolicy>(
+        _ policy: Policy.Type, _ kind: PolicyKind, capacity: Int, sizeMode: SizeMode = .unit
+    ) -> Cache<UInt64, Void, Policy> {
+        Cache(configuration: kind.configuration(capacity: capacity, sizeMode: sizeMode), expectedCount: 4)
+    }
+}
+
+extension Cache where Key == UInt64, Value == Void {
+    /// A simulator request, invariants checked after it: lookup, insert on a miss. Returns
+    /// whether it hit.
+    @discardableResult
+    func request(_ key: UInt64, size: Int = 1) -> Bool {
+        defer { checkInvariants() }
+        if value(forKey: key, at: 0) != nil { return true }
+        insertAfterMiss((), forKey: key, size: size, at: 0)
+        return false
+    }
+
+    /// Requests every key in turn and returns the hit flags.
+    @discardableResult
+    func requests(_ keys: some Sequence<UInt64>, size: Int = 1) -> [Bool] {
+        keys.map { request($0, size: size) }
+    }
+}

@@ -138,8 +138,11 @@ struct MemoryTierTests {
     @Test(arguments: PolicyKind.online)
     func everyPolicyMakesATierThatKeepsItsCapacity(policy: PolicyKind) throws {
         let tier = try policy.makeMemoryTier(configuration: policy.configuration(capacity: 300))
-        for number in 1...10 {
-            try tier.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number))
+        // Images small enough for the policy to store (2Q and S3-FIFO take only a share), seven
+        // more than fit.
+        let size = policy.admissionShare.map { min(100, Int(300 * $0) - 1) } ?? 100
+        for number in 1...(300 / size + 7) {
+            try tier.insert(F.image(UInt64(number), count: size), forKey: F.url(number), at: Int64(number))
             #expect(tier.totalBytes <= 300)
             try tier.checkInvariants()
         }

@@ -1,0 +1,71 @@
+/// Evicts the first unvisited entry at or after the hand, which sweeps from the oldest entry
+/// towards the newest (wrapping around), clearing the visited bits it passes; the hand then rests
+/// on the entry after the victim.
+///
+/// SIEVE (Zhang, Yang, Yue, Vigfusson and Rashmi, "SIEVE is Simpler than LRU: an Efficient
+/// Turn-Key Eviction Algorithm for Web Caches", NSDI 2024): a hit only sets the entry's visited
+/// bit, new entries go to the newest end, and survivors stay where they are. Matches
+/// libCacheSim's `Sieve` exactly.
+///
+/// - Complexity: O(1) access and insert; evict O(1) amortized (each bit it clears was set by a hit).
+/// - Invariant: `order` holds exactly the live slots, oldest first; `hand` is -1 (start at the
+///   oldest) or one of them.
+public struct SIEVEPolicy: EvictionPolicy {
+    private let links = SlotLinks()
+    private var order = SlotList()
+    private let visited = SlotArray<Bool>(count: 0, filling: false)
+    private var hand: Int32 = -1
+
+    public init(configuration: CacheConfiguration) {}
+
+    public mutating func grow(to slotCount: Int) {
+        links.grow(to: slotCount)
+        visited.grow(to: slotCount, filling: false)
+    }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        visited[slot] = false
+        order.append(slot, in: links)
+    }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) { visited[slot] = true }
+
+    public mutating func removed(_ slot: Int32) {
+        if slot == hand { hand = links.next(slot) }
+        order.remove(slot, in: links)
+    }
+
+    @inline(__always)
+    public mutating func evict() -> Int32 {
+        var slot = hand >= 0 ? hand : order.head
+        while visited[slot] {
+            visited[slot] = false
+            slot = links.next(slot)
+            if slot < 0 { slot = order.head }
+        }
+        // The hand keeps its place: the entry after the victim (newer), or -1 past the newest.
+        hand = links.next(slot)
+        order.remove(slot, in: links)
+        return slot
+    }
+
+    public mutating func removeAll() {
+        order.removeAll()
+        hand = -1
+    }
+
+    public func checkedSlots() -> [Int32] {
+        order.checkInvariants(in: links, name: "SIEVE")
+        let slots = order.slots(in: links)
+        precondition(hand < 0 || slots.contains(hand), "SIEVE: the hand \(hand) is not a live slot")
+        return slots
+    }
+
+    /// Where the hand rests: the slot it looks at first, or -1 for the oldest (for tests).
+    var handSlot: Int32 { hand }
+
+    /// Whether `slot` was visited since the hand last passed it (for tests).
+    func isVisited(_ slot: Int32) -> Bool { visited[slot] }
+}

@@ -1,0 +1,146 @@
+/// Evicts from Am (LRU) while the FIFO Ain holds no more than its share, else the oldest entry of
+/// Ain, whose key then goes to the ghost FIFO Aout; a miss found in Aout enters Am, others Ain.
+///
+/// Full 2Q (Johnson and Shasha, "2Q: A Low Overhead High Performance Buffer Management Replacement
+/// Algorithm", VLDB 1994) with libCacheSim's defaults and rules: Ain gets 25 % of the capacity,
+/// Am the rest, Aout remembers evicted Ain keys worth 50 % of the capacity (all three measured in
+/// the entries' costs, bytes or one each). A hit in Ain changes nothing; a hit in Am moves the
+/// entry to Am's recent end. An entry costing more than Ain's share is not stored (its ghost is
+/// forgotten all the same), and an entry coming back from Aout first evicts Am's least recent
+/// entries until Am's own share has room for it (`victimBeforeInsert`). Matches libCacheSim's
+/// `TwoQ` exactly.
+///
+/// - Complexity: O(1) access, insert and evict (intrusive lists; ghosts in a `GhostFIFO`).
+/// - Invariant: `ain` and `am` hold exactly the live slots, each tagged with its queue; `ainCost`
+///   and `amCost` are the sums of their entries' costs.
+public struct TwoQPolicy: EvictionPolicy {
+    /// Ain's share of the capacity: entries costing more are not stored.
+    let ainLimit: Int
+    /// Am's share of the capacity (the rest).
+    let amLimit: Int
+    private let links = SlotLinks()
+    private var ain = SlotList()
+    private var am = SlotList()
+    private var ainCost = 0
+    private var amCost = 0
+    private let queue = SlotArray<Queue>(count: 0, filling: .none)
+    private let costs = SlotArray<Int>(count: 0, filling: 0)
+    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
+    private var aout: GhostFIFO
+    /// The key `admit` just looked at was in Aout: it goes to Am.
+    private var cameFromAout = false
+
+    enum Queue: UInt8 {
+        case none, ain, am
+    }
+
+    public init(configuration: CacheConfiguration) {
+        // libCacheSim multiplies the capacity by the ratios in double precision and truncates.
+        let capacity = configuration.capacity
+        ainLimit = Int(Double(capacity) * 0.25)
+        amLimit = capacity - ainLimit
+        aout = GhostFIFO(capacity: Int(Double(capacity) * 0.5))
+    }
+
+    public mutating func grow(to slotCount: Int) {
+        links.grow(to: slotCount)
+        queue.grow(to: slotCount, filling: .none)
+        costs.grow(to: slotCount, filling: 0)
+        keys.grow(to: slotCount, filling: 0)
+    }
+
+    @inline(__always)
+    public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
+        // libCacheSim takes the key out of Aout while looking it up, before asking whether it fits.
+        cameFromAout = aout.remove(key)
+        return cost <= ainLimit ? .store : .reject
+    }
+
+    @inline(__always)
+    public mutating func victimBeforeInsert(cost: Int) -> Int32? {
+        // Am is a cache of its own in libCacheSim: it makes room within its share first.
+        guard cameFromAout, amCost + cost > amLimit, !am.isEmpty else { return nil }
+        return take(am.head)
+    }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        costs[slot] = cost
+        keys[slot] = key
+        if cameFromAout {
+            cameFromAout = false
+            queue[slot] = .am
+            am.append(slot, in: links)
+            amCost += cost
+        } else {
+            queue[slot] = .ain
+            ain.append(slot, in: links)
+            ainCost += cost
+        }
+    }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) {
+        if queue[slot] == .am { am.moveToTail(slot, in: links) }
+    }
+
+    public mutating func removed(_ slot: Int32) { _ = take(slot) }
+
+    @inline(__always)
+    public mutating func evict() -> Int32 {
+        // (An empty Ain happens only with entries of cost 0, where libCacheSim would crash.)
+        if ain.isEmpty || (amCost > 0 && ainCost <= ainLimit) { return take(am.head) }
+        let victim = take(ain.head)
+        aout.add(keys[victim], cost: costs[victim])
+        return victim
+    }
+
+    public mutating func removeAll() {
+        ain.removeAll()
+        am.removeAll()
+        ainCost = 0
+        amCost = 0
+        aout.removeAll()
+        cameFromAout = false
+    }
+
+    public func checkedSlots() -> [Int32] {
+        ain.checkInvariants(in: links, name: "2Q.Ain")
+        am.checkInvariants(in: links, name: "2Q.Am")
+        aout.checkInvariants(name: "2Q.Aout")
+        let inAin = ain.slots(in: links)
+        let inAm = am.slots(in: links)
+        precondition(inAin.allSatisfy { queue[$0] == .ain }, "2Q: a slot in Ain is not tagged Ain")
+        precondition(inAm.allSatisfy { queue[$0] == .am }, "2Q: a slot in Am is not tagged Am")
+        let ainSum = inAin.reduce(0) { $0 + costs[$1] }
+        let amSum = inAm.reduce(0) { $0 + costs[$1] }
+        precondition(ainSum == ainCost, "2Q: Ain counts \(ainCost) but its entries cost \(ainSum)")
+        precondition(amSum == amCost, "2Q: Am counts \(amCost) but its entries cost \(amSum)")
+        return inAin + inAm
+    }
+
+    /// The keys in Ain, oldest first, and in Am, least recent first (for tests).
+    var queueKeys: (ain: [UInt64], am: [UInt64]) {
+        (ain.slots(in: links).map { keys[$0] }, am.slots(in: links).map { keys[$0] })
+    }
+
+    /// The keys Aout remembers, oldest first (for tests).
+    var ghostKeys: [UInt64] { aout.storedKeys }
+
+    // Unlinks `slot` from its queue and takes its cost off that queue's total.
+    @inline(__always)
+    private mutating func take(_ slot: Int32) -> Int32 {
+        switch queue[slot] {
+        case .ain:
+            ain.remove(slot, in: links)
+            ainCost -= costs[slot]
+        case .am:
+            am.remove(slot, in: links)
+            amCost -= costs[slot]
+        case .none:
+            preconditionFailure("2Q: slot \(slot) is in no queue")
+        }
+        queue[slot] = .none
+        return slot
+    }
+}
