@@ -52,6 +52,10 @@ struct GhostFIFO {
         totalCost += cost
     }
 
+    /// Forgets the oldest ghost; there must be one.
+    @inline(__always)
+    mutating func removeOldest() { drop(order.head) }
+
     mutating func removeAll() {
         for node in order.slots(in: links) { freeNodes.push(node) }
         order.removeAll()

@@ -13,6 +13,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case sieve
     case twoq
     case s3fifo
+    case arc
     case belady
 
     /// One line for `--help` and reports.
@@ -27,6 +28,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .sieve: "a hand sweeping old to new evicts the first unhit entry (libCacheSim Sieve)"
         case .twoq: "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
         case .s3fifo: "small FIFO, main FIFO and ghost FIFO (libCacheSim S3FIFO)"
+        case .arc: "recency list T1 and frequency list T2 with an adaptive split and ghosts (libCacheSim ARC)"
         case .belady: "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
         }
     }
@@ -36,7 +38,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var ordersByRecency: Bool {
         switch self {
         case .lru, .size, .ttl: true
-        case .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .belady: false
+        case .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .belady: false
         }
     }
 
@@ -47,7 +49,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         switch self {
         case .twoq: 0.25
         case .s3fifo: 0.1
-        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .belady: nil
+        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .arc, .belady: nil
         }
     }
 
@@ -57,7 +59,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var needsFuture: Bool {
         switch self {
         case .belady: true
-        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .twoq, .s3fifo: false
+        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .twoq, .s3fifo, .arc: false
         }
     }
 
@@ -81,7 +83,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl ?? TTLPreset.defaultTTL,
                 ttlMode: ttlMode, trimRatio: trimRatio ?? 1)
-        case .lru, .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .belady:
+        case .lru, .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .belady:
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
                 trimRatio: trimRatio ?? 1)
@@ -99,6 +101,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .sieve: body.run(SIEVEPolicy.self)
         case .twoq: body.run(TwoQPolicy.self)
         case .s3fifo: body.run(S3FIFOPolicy.self)
+        case .arc: body.run(ARCPolicy.self)
         case .belady: body.run(BeladyPolicy.self)
         }
     }
