@@ -36,7 +36,7 @@ POLICY_CLASSES = {
     "lru": "LRU", "fifo": "FIFO", "lfu": "LFU", "clock": "Clock", "sieve": "Sieve", "s3fifo": "S3FIFO",
     "arc": "ARC", "twoq": "TwoQ", "belady": "Belady", "wtinylfu": "WTinyLFU", "gdsf": "GDSF",
 }
-POLICIES = ("LRU", "FIFO", "LFU")  # checked by default
+POLICIES = ("LRU", "FIFO", "LFU", "Clock", "Sieve", "TwoQ", "S3FIFO", "ARC", "Belady")  # checked by default (the exact ones)
 # libCacheSim classes that read each request's next use, which only an oracleGeneral file carries
 # (on csv/txt input they silently give nonsense): their reference runs on an oracleGeneral
 # rendition of the same parsed requests (`oracle_reader`); cachelab still reads the original file.
