@@ -31,11 +31,16 @@ struct GhostFIFO {
 
     /// Forgets `key`; returns whether it was a ghost.
     @inline(__always)
-    mutating func remove(_ key: UInt64) -> Bool {
+    mutating func remove(_ key: UInt64) -> Bool { take(key) != nil }
+
+    /// Forgets `key`; returns the cost it was remembered with, or nil if it was not a ghost.
+    @inline(__always)
+    mutating func take(_ key: UInt64) -> Int? {
         let node = index.slot(for: key)
-        guard node >= 0 else { return false }
+        guard node >= 0 else { return nil }
+        let cost = costs[node]
         drop(node)
-        return true
+        return cost
     }
 
     /// Remembers `key`, evicted with `cost`, at the new end (see the type's rules).

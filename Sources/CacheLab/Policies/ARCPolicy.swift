@@ -62,16 +62,15 @@ public struct ARCPolicy: EvictionPolicy {
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         ghostHitNow = false
         incoming = cost
-        if b1.contains(key) {
+        // The sizes of B1 and B2 before the ghost leaves, as libCacheSim computes the step.
+        if let cost = b1.take(key) {
             (lastFoundInB1, lastFoundInB2, ghostHitNow) = (true, false, true)
-            let delta = Swift.max(Double(b2.totalCost) / Double(b1.totalCost), 1)
+            let delta = Swift.max(Double(b2.totalCost) / Double(b1.totalCost + cost), 1)
             target = Swift.min(target + delta, Double(capacity))
-            _ = b1.remove(key)
-        } else if b2.contains(key) {
+        } else if let cost = b2.take(key) {
             (lastFoundInB1, lastFoundInB2, ghostHitNow) = (false, true, true)
-            let delta = Swift.max(Double(b1.totalCost) / Double(b2.totalCost), 1)
+            let delta = Swift.max(Double(b1.totalCost) / Double(b2.totalCost + cost), 1)
             target = Swift.max(target - delta, 0)
-            _ = b2.remove(key)
         }
         return .store
     }
