@@ -11,6 +11,11 @@ enum Output {
         writeAll(line + "\n", to: STDERR_FILENO)
     }
 
+    /// Writes `text` to stderr as it is (a progress bar redrawing its line).
+    static func raw(_ text: String) {
+        writeAll(text, to: STDERR_FILENO)
+    }
+
     static func result(_ text: String, to path: String?) throws {
         guard let path else {
             writeAll(text, to: STDOUT_FILENO)

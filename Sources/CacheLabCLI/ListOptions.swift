@@ -1,0 +1,36 @@
+import ArgumentParser
+import CacheLab
+
+/// The comma-separated lists `run` and `mrc` take.
+enum ListOptions {
+    /// `lru,arc` or `all` (every policy, or with `onlineOnly` every one a real client can run).
+    static func policies(_ text: String, onlineOnly: Bool = false) throws -> [PolicyKind] {
+        if text == "all" { return onlineOnly ? PolicyKind.online : PolicyKind.allCases }
+        return try text.split(separator: ",").map { name in
+            guard let kind = PolicyKind(rawValue: name.trimmingCharacters()) else {
+                throw ValidationError(
+                    "unknown policy '\(name)'; choose from \(PolicyKind.allCases.map(\.rawValue).joined(separator: ", ")), or all"
+                )
+            }
+            return kind
+        }
+    }
+
+    /// `4096,1MB,10%`, each a capacity of at least 1.
+    static func capacities(_ text: String, option: String = "--capacity") throws -> [CapacitySpec] {
+        try text.split(separator: ",").map { try capacity(String($0), option: option) }
+    }
+
+    /// One capacity of at least 1.
+    static func capacity(_ text: String, option: String) throws -> CapacitySpec {
+        do {
+            let spec = try CapacitySpec(parsing: text)
+            if case .absolute(let amount) = spec, amount < 1 {
+                throw ValidationError("\(option) must be at least 1")
+            }
+            return spec
+        } catch let error as QuantityError {
+            throw ValidationError("\(option): \(error)")
+        }
+    }
+}
