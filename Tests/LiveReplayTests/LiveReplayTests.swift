@@ -38,6 +38,24 @@ struct LiveReplayTests {
         }
     }
 
+    @Test(
+        "GDSF declining newcomers and W-TinyLFU evicting on hits agree live and simulated",
+        .tags(.corpus))
+    func policiesThatDeclineOrEvictOnHitsMatchSimulation() async throws {
+        let path = try #require(Self.corpus.first { $0.hasSuffix("/flinger.csv") })
+        let trace = try TraceReader.read(path: path)
+        // A 3 MB disk under W-TinyLFU keeps only photos under its 30 KB window: the small ones.
+        let client = ClientConfiguration(
+            name: "gdsf-wtinylfu", memory: TierConfiguration(policy: .gdsf, capacity: 300_000),
+            disk: TierConfiguration(policy: .wtinylfu, capacity: 3_000_000))
+        let simulated = Replay.simulate(trace, client: client, outcomes: true)
+        let live = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+        #expect(live.failures == 0)
+        #expect(simulated.outcomes == live.run.outcomes)
+        #expect(simulated.diskHits > 0 && simulated.memoryHits > 0)
+        #expect(live.run.bytesDownloaded == live.serverBytes)
+    }
+
     @Test("the corpus is there", .tags(.corpus))
     func corpusIsThere() {
         #expect(Self.corpus.count == 8)

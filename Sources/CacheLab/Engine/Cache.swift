@@ -107,6 +107,9 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     /// The policy as it stands, for tests that look into its queues.
     var policy: Policy { core.pointee.policy }
+
+    /// The slot holding `key`, or -1: for tests that read a policy's per-slot fields.
+    func slot(forKey key: Key) -> Int32 { core.pointee.index.slot(for: key) }
 }
 
 /// Why the cache dropped an entry on its own.
@@ -137,7 +140,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         var expiry: Int64
     }
 
-    private var index: SlotIndex<Key>
+    private(set) var index: SlotIndex<Key>
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     private let values = SlotArray<Value?>(count: 0, filling: nil)
     private var freeSlots = SlotStack()
@@ -182,7 +185,9 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             }
         }
         policy.accessed(slot)
-        return values[slot]
+        let value = values[slot]
+        while let victim = policy.pendingVictim() { evict(victim) }
+        return value
     }
 
     @discardableResult
@@ -199,7 +204,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         let cost = configuration.cost(ofSize: size)
         let admission = policy.admit(key.hashBits, cost: cost)
         guard admission != .reject, cost <= configuration.capacity else { return false }
-        if totalCost + cost > configuration.capacity { makeRoom(for: cost, at: now) }
+        if totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) { return false }
         guard admission == .store else { return false }
         while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
@@ -240,15 +245,16 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     }
 
     // Expired entries go first, then live ones in the policy's order, until the new entry fits
-    // (or, when trimming, until the total is down to the low-water mark).
-    private mutating func makeRoom(for cost: Int, at now: Int64) {
+    // (or, when trimming, until the total is down to the low-water mark). False if the policy
+    // evicted the new entry itself (GDSF): then it is not stored.
+    private mutating func makeRoom(for cost: Int, at now: Int64) -> Bool {
         if configuration.ttl != nil {
             removeExpired(at: now)
-            if totalCost + cost <= configuration.capacity { return }
+            if totalCost + cost <= configuration.capacity { return true }
         }
         // An entry too big for the low-water mark still fits under the capacity: trim just enough.
         let lowWater = lowWaterMark
-        evict(downTo: (cost > lowWater ? configuration.capacity : lowWater) - cost)
+        return evict(downTo: (cost > lowWater ? configuration.capacity : lowWater) - cost)
     }
 
     /// Removes every entry whose lifetime is over at `now`, counting expirations.
@@ -260,9 +266,18 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         }
     }
 
-    /// Evicts in the policy's order until the total cost is at most `target`.
-    mutating func evict(downTo target: Int) {
-        while totalCost > target, count > 0 { evict(policy.evict()) }
+    /// Evicts in the policy's order until the total cost is at most `target`. Returns false,
+    /// stopping there, if the policy chose the entry about to be stored instead (`evict()`
+    /// answered -1).
+    @discardableResult
+    mutating func evict(downTo target: Int) -> Bool {
+        while totalCost > target, count > 0 {
+            let victim = policy.evict()
+            if victim < 0 { return false }
+            evict(victim)
+        }
+        while let victim = policy.pendingVictim() { evict(victim) }
+        return true
     }
 
     /// Removes `victim`, which the policy has already forgotten, as an eviction.

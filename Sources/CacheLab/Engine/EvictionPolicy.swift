@@ -6,7 +6,8 @@
 /// arrays indexed by slot and must not allocate on these calls once `grow(to:)` has made room.
 ///
 /// The calls for one missed request come in libCacheSim's order: `admit` (its `find` on a miss
-/// and `can_insert`), then `evict()` until the entry fits, then `victimBeforeInsert` until it
+/// and `can_insert`), then `evict()` until the entry fits and `pendingVictim()` until it answers
+/// nil, then `victimBeforeInsert` until it
 /// answers nil (for a policy whose sub-queue evicts on its own), then `inserted`. Policies with ghost
 /// lists (ARC, 2Q, S3-FIFO) look the key up in `admit`, and may use what they found in the
 /// `evict()` calls that follow.
@@ -40,6 +41,12 @@ public protocol EvictionPolicy {
     /// sends an entry found in its ghost list to Am, which evicts down to Am's share first.
     mutating func victimBeforeInsert(cost: Int) -> Int32?
 
+    /// A slot the policy evicted on its own while handling the last call, or nil: W-TinyLFU's
+    /// main cache makes room for a window victim it admits, and its probation segment can
+    /// overflow on a hit. The engine asks after every hit and every round of evictions, until
+    /// nil, and removes each as evicted.
+    mutating func pendingVictim() -> Int32?
+
     /// A new entry for `key` was stored in `slot`, costing `cost`.
     mutating func inserted(_ slot: Int32, key: UInt64, cost: Int)
 
@@ -50,7 +57,9 @@ public protocol EvictionPolicy {
     mutating func removed(_ slot: Int32)
 
     /// Chooses the next entry to evict, forgets it, and returns its slot. Called only when the
-    /// policy holds at least one entry.
+    /// policy holds at least one entry. While making room for an entry `admit` answered `.store`
+    /// for, a policy that ranks that entry with the others (GDSF) may answer -1: the new entry
+    /// goes first, nothing more is evicted, and it is not stored.
     mutating func evict() -> Int32
 
     /// Forgets every entry.
@@ -83,4 +92,7 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func victimBeforeInsert(cost: Int) -> Int32? { nil }
+
+    @inline(__always)
+    public mutating func pendingVictim() -> Int32? { nil }
 }

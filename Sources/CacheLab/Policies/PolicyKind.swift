@@ -14,6 +14,8 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case twoq
     case s3fifo
     case arc
+    case wtinylfu
+    case gdsf
     case belady
 
     /// One line for `--help` and reports.
@@ -29,6 +31,9 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .twoq: "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
         case .s3fifo: "small FIFO, main FIFO and ghost FIFO (libCacheSim S3FIFO)"
         case .arc: "recency list T1 and frequency list T2 with an adaptive split and ghosts (libCacheSim ARC)"
+        case .wtinylfu:
+            "1 % LRU window before a segmented-LRU main, a frequency sketch admitting window victims (libCacheSim WTinyLFU)"
+        case .gdsf: "lowest of inflation + hits / size first: small, often used images stay (libCacheSim GDSF)"
         case .belady: "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
         }
     }
@@ -38,20 +43,27 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var ordersByRecency: Bool {
         switch self {
         case .lru, .size, .ttl: true
-        case .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .belady: false
+        case .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .wtinylfu, .gdsf, .belady: false
         }
     }
 
     /// The largest entry the policy stores, as a share of the capacity, when that is less than
     /// all of it: libCacheSim's 2Q admits only entries that fit its Ain queue (25 %), S3-FIFO only
-    /// entries smaller than its small queue (10 %). A tier using them never holds a bigger image.
+    /// entries smaller than its small queue (10 %), W-TinyLFU only entries that fit its window
+    /// (1 %). A tier using them never holds a bigger image.
     public var admissionShare: Double? {
         switch self {
         case .twoq: 0.25
         case .s3fifo: 0.1
-        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .arc, .belady: nil
+        case .wtinylfu: 0.01
+        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .arc, .gdsf, .belady: nil
         }
     }
+
+    /// Whether the policy may decline to store a missed entry that fits: GDSF ranks the newcomer
+    /// with the stored entries and evicts it first when it ranks lowest. Belady's MIN stores
+    /// every miss, so it bounds the hits of every other policy but not of these.
+    public var mayDeclineNewEntries: Bool { self == .gdsf }
 
     /// Whether the policy must know each request's next use (`EvictionPolicy.needsFuture`): only
     /// the single-tier simulator, which holds the whole trace, can run it; a client's tiers and a
@@ -59,7 +71,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public var needsFuture: Bool {
         switch self {
         case .belady: true
-        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .twoq, .s3fifo, .arc: false
+        case .lru, .fifo, .lfu, .size, .ttl, .clock, .sieve, .twoq, .s3fifo, .arc, .wtinylfu, .gdsf: false
         }
     }
 
@@ -83,7 +95,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl ?? TTLPreset.defaultTTL,
                 ttlMode: ttlMode, trimRatio: trimRatio ?? 1)
-        case .lru, .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .belady:
+        case .lru, .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .wtinylfu, .gdsf, .belady:
             CacheConfiguration(
                 capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
                 trimRatio: trimRatio ?? 1)
@@ -102,6 +114,8 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .twoq: body.run(TwoQPolicy.self)
         case .s3fifo: body.run(S3FIFOPolicy.self)
         case .arc: body.run(ARCPolicy.self)
+        case .wtinylfu: body.run(WTinyLFUPolicy.self)
+        case .gdsf: body.run(GDSFPolicy.self)
         case .belady: body.run(BeladyPolicy.self)
         }
     }

@@ -109,6 +109,8 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
             try store.remove(urls: takeDropped())
             return nil
         }
+        // A hit may evict too (W-TinyLFU's probation segment overflowing): delete those rows.
+        if !dropped.urls.isEmpty { try store.remove(urls: takeDropped()) }
         if let bytes = try store.get(url: url, at: now) { return bytes }
         // The row was corrupt (the store deleted it) or deleted behind the tier's back.
         if let size = engine.removeValue(forKey: url) { unpinnedBytes -= size }

@@ -157,11 +157,13 @@ struct DiskTierTests {
         try F.withStorePath { path in
             var generator = SplitMix64(seed: 42)
             var now: Int64 = 0
+            // W-TinyLFU stores only images that fit its 1 % window: a bigger store, more images.
+            let (capacity, images) = kind == .wtinylfu ? (25_000, UInt64(400)) : (1_000, 30)
             do {
-                let tier = try kind.openDiskTier(path: path, capacity: 1_000, at: now)
+                let tier = try kind.openDiskTier(path: path, capacity: capacity, at: now)
                 for _ in 0..<300 {
                     now += 1
-                    let number = Int(generator.next() % 30)
+                    let number = Int(generator.next() % images)
                     let size = 50 + Int(generator.next() % 200)
                     if try tier.value(forKey: F.url(number), at: now) == nil {
                         try tier.insert(F.image(UInt64(number), count: size), forKey: F.url(number), at: now)
@@ -171,7 +173,7 @@ struct DiskTierTests {
                 }
                 #expect(tier.totalBytes > 0)
             }
-            let reopened = try kind.openDiskTier(path: path, capacity: 1_000, at: now)
+            let reopened = try kind.openDiskTier(path: path, capacity: capacity, at: now)
             try reopened.checkInvariants()
             #expect(reopened.count > 0)
         }
