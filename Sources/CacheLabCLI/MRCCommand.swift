@@ -114,6 +114,11 @@ struct MRCCommand: ParsableCommand {
         let policies = try ListOptions.policies(policy)
         let request = MissRatioCurve.Request(
             policies: policies, capacities: capacities, sizeMode: sizeMode, tier: tier, sampleRate: sampleRate)
+        if let sampleRate, sampleRate < 1, Double(statistics.uniqueObjects) * sampleRate < 1_000 {
+            Output.status(
+                "warning: --sample-rate \(sampleRate) keeps about \(Int(Double(statistics.uniqueObjects) * sampleRate)) of \(statistics.uniqueObjects) objects; SHARDS needs thousands in its sample, so expect errors well over 0.05 (README: Miss-ratio curves)"
+            )
+        }
         if policies.contains(.lru), !MissRatioCurve.stackApplies(to: loaded, sizeMode: sizeMode) {
             Output.status("lru: object sizes change within this trace, so its points are replayed one by one")
         }

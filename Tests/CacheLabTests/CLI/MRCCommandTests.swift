@@ -27,6 +27,15 @@ struct MRCCommandTests {
         }
     }
 
+    @Test func aSampleTooSmallForSHARDSIsWarnedAbout() throws {
+        // The built-in scenario has about 100 objects: a 10 % sample keeps about 10
+        let output = try Binary.run(["mrc", "--policy", "lru", "--sample-rate", "0.1", "--points", "3"])
+        #expect(output.status == 0)
+        #expect(output.stderr.contains("warning: --sample-rate 0.1 keeps about"))
+        let exact = try Binary.run(["mrc", "--policy", "lru", "--points", "3"])
+        #expect(!exact.stderr.contains("warning"))
+    }
+
     @Test func aRangeGivesAscendingLogSpacedCapacitiesWithBothEnds() {
         let range = MRCCommand.range(from: 10, to: 10_000, points: 4, spacing: .log)
         #expect(range == [10, 100, 1_000, 10_000])
