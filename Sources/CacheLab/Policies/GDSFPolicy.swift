@@ -109,7 +109,8 @@ public struct GDSFPolicy: EvictionPolicy {
         result.reserveCapacity(count)
         for index in 0..<count {
             let slot = heap[index]
-            precondition(position[slot] == index, "GDSF: slot \(slot) at heap \(index) thinks it is at \(position[slot])")
+            precondition(
+                position[slot] == index, "GDSF: slot \(slot) at heap \(index) thinks it is at \(position[slot])")
             if index > 0 {
                 precondition(!ranksBelow(slot, heap[(index - 1) / 2]), "GDSF: heap order broken at \(index)")
             }

@@ -77,7 +77,8 @@ struct GoldenCountsTests {
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .twoq, requests: 113_872, misses: 92_901),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .s3fifo, requests: 113_872, misses: 91_378),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .arc, requests: 113_872, misses: 91_348),
-        GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .wtinylfu, requests: 113_872, misses: 91_722),
+        GoldenRow(
+            .cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .wtinylfu, requests: 113_872, misses: 91_722),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .gdsf, requests: 113_872, misses: 90_175),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 5, 101_488_486, .belady, requests: 113_872, misses: 82_379),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .lru, requests: 113_872, misses: 92_200),
@@ -88,7 +89,8 @@ struct GoldenCountsTests {
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .twoq, requests: 113_872, misses: 87_627),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .s3fifo, requests: 113_872, misses: 85_885),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .arc, requests: 113_872, misses: 87_541),
-        GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .wtinylfu, requests: 113_872, misses: 87_105),
+        GoldenRow(
+            .cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .wtinylfu, requests: 113_872, misses: 87_105),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .gdsf, requests: 113_872, misses: 86_333),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .bytes, 10, 202_976_972, .belady, requests: 113_872, misses: 74_162),
         GoldenRow(.cloudPhysicsIOOracleGeneralBin, .unit, 1, 489, .lru, requests: 113_872, misses: 95_420),
