@@ -42,12 +42,9 @@ struct FrequencySketch {
     @discardableResult
     func add(_ key: UInt64) -> UInt32 {
         let (a, b) = Self.baseHashes(key)
-        let modulus = UInt32(truncatingIfNeeded: width)
-        var least = UInt32.max
-        for i in 0..<UInt32(truncatingIfNeeded: hashCount) {
-            least = min(least, counters[Int((a &+ i &* b) % modulus)])
-        }
+        let least = leastCounter(a, b)
         guard least < .max else { return least }
+        let modulus = UInt32(truncatingIfNeeded: width)
         for i in 0..<UInt32(truncatingIfNeeded: hashCount) {
             counters[Int((a &+ i &* b) % modulus)] &+= 1
         }
@@ -59,6 +56,12 @@ struct FrequencySketch {
     @inline(__always)
     func estimate(_ key: UInt64) -> UInt32 {
         let (a, b) = Self.baseHashes(key)
+        return leastCounter(a, b)
+    }
+
+    // The least of the counters the double hash (a + i·b) mod width picks for i in 0..<hashCount.
+    @inline(__always)
+    private func leastCounter(_ a: UInt32, _ b: UInt32) -> UInt32 {
         let modulus = UInt32(truncatingIfNeeded: width)
         var least = UInt32.max
         for i in 0..<UInt32(truncatingIfNeeded: hashCount) {
