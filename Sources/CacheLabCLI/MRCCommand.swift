@@ -1,12 +1,6 @@
 import ArgumentParser
 import CacheLab
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 struct MRCCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mrc",
@@ -38,23 +32,7 @@ struct MRCCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Policies, comma-separated, or 'all'.", valueName: "name[,name...]"))
     var policy = "lru"
 
-    @Option(
-        help: ArgumentHelp(
-            "Capacities, comma-separated: bytes (4096), units (20MB, 512KiB), objects in unit mode, or shares of the working set (10%).",
-            valueName: "size[,size...]"))
-    var capacity: String?
-
-    @Option(help: ArgumentHelp("Smallest capacity of the range (default 1%).", valueName: "size"))
-    var from: String?
-
-    @Option(help: ArgumentHelp("Largest capacity of the range (default 100%).", valueName: "size"))
-    var to: String?
-
-    @Option(help: "Capacities in the range, both ends included.")
-    var points = 20
-
-    @Option(help: "Space the range's capacities evenly on a log or a linear scale.")
-    var spacing: Spacing = .log
+    @OptionGroup(title: "Capacities") var capacities: CapacityOptions
 
     @Option(help: "Count capacity in bytes, or in objects (every object costs 1).")
     var sizeMode: SizeMode = .bytes
@@ -84,20 +62,8 @@ struct MRCCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the output to this file instead of stdout.", valueName: "path"))
     var out: String?
 
-    enum Spacing: String, CaseIterable, ExpressibleByArgument {
-        case log
-        case linear
-    }
-
     func validate() throws {
         _ = try ListOptions.policies(policy)
-        if capacity != nil, from != nil || to != nil {
-            throw ValidationError("give either --capacity or a range (--from/--to/--points), not both")
-        }
-        if let capacity { _ = try ListOptions.capacities(capacity) }
-        if let from { _ = try ListOptions.capacity(from, option: "--from") }
-        if let to { _ = try ListOptions.capacity(to, option: "--to") }
-        guard points >= 1 else { throw ValidationError("--points must be at least 1") }
         if let sampleRate, !(sampleRate > 0 && sampleRate <= 1) {
             throw ValidationError("--sample-rate must be greater than 0 and at most 1, e.g. 0.01")
         }
@@ -110,7 +76,7 @@ struct MRCCommand: ParsableCommand {
         Output.status(
             "trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes"
         )
-        let capacities = try resolvedCapacities(statistics)
+        let capacities = try self.capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 20)
         let policies = try ListOptions.policies(policy)
         let request = MissRatioCurve.Request(
             policies: policies, capacities: capacities, sizeMode: sizeMode, tier: tier, sampleRate: sampleRate)
@@ -133,48 +99,5 @@ struct MRCCommand: ParsableCommand {
         let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
         try Output.result(text, to: out)
         if let out { Output.status("wrote \(out)") }
-    }
-
-    /// The capacities asked for, resolved for this trace, ascending and distinct.
-    func resolvedCapacities(_ statistics: TraceStatistics) throws -> [Int] {
-        let specs: [CapacitySpec]
-        if let capacity {
-            specs = try ListOptions.capacities(capacity)
-        } else {
-            var low = try ListOptions.capacity(from ?? "1%", option: "--from").resolved(for: statistics, mode: sizeMode)
-            // The default's 1 % rounds to nothing on a small trace in unit mode: start at 1.
-            if from == nil { low = max(low, 1) }
-            let high = try ListOptions.capacity(to ?? "100%", option: "--to").resolved(for: statistics, mode: sizeMode)
-            guard low >= 1 else {
-                throw ValidationError("--from \(from ?? "1%") is 0 for this trace; give a larger share or a size")
-            }
-            guard high >= low else { throw ValidationError("--to must not be smaller than --from") }
-            specs = Self.range(from: low, to: high, points: points, spacing: spacing).map { .absolute($0) }
-        }
-        var resolved: [Int] = []
-        for spec in specs {
-            let amount = spec.resolved(for: statistics, mode: sizeMode)
-            guard amount >= 1 else {
-                throw ValidationError("--capacity \(spec) is 0 for this trace; give a larger share or a size")
-            }
-            resolved.append(amount)
-        }
-        return Array(Set(resolved)).sorted()
-    }
-
-    /// `points` capacities from `low` to `high`, both included, evenly spaced on the scale asked
-    /// for and rounded to the nearest (duplicates, on small ranges, are dropped by the caller).
-    static func range(from low: Int, to high: Int, points: Int, spacing: Spacing) -> [Int] {
-        guard points > 1, high > low else { return [low] }
-        return (0..<points).map { index in
-            if index == points - 1 { return high }
-            let fraction = Double(index) / Double(points - 1)
-            switch spacing {
-            case .linear:
-                return low + Int((Double(high - low) * fraction).rounded())
-            case .log:
-                return max(low, Int((Double(low) * pow(Double(high) / Double(low), fraction)).rounded()))
-            }
-        }
     }
 }

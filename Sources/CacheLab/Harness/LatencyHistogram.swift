@@ -32,10 +32,12 @@ public struct LatencyHistogram: Sendable {
     /// Percentiles and mean in milliseconds (all zero when nothing was recorded).
     public func summary() -> LatencySummary {
         guard count > 0 else { return LatencySummary() }
-        return LatencySummary(
+        var summary = LatencySummary(
             p50: Double(histogram.valueAtPercentile(50)) / 1000,
             p95: Double(histogram.valueAtPercentile(95)) / 1000,
             p99: Double(histogram.valueAtPercentile(99)) / 1000,
             mean: Double(sum) / Double(count) / 1000)
+        summary.cdf = LatencySummary.cdfPercentiles.map { Double(histogram.valueAtPercentile($0)) / 1000 }
+        return summary
     }
 }

@@ -71,6 +71,16 @@ public enum Quantity {
         return Int64(value)
     }
 
+    /// A duration in the largest unit that divides it: 3_600_000 → "1h", 90_000 → "90s",
+    /// 250 → "250ms" (what `milliseconds(parsing:)` reads back).
+    public static func durationLabel(milliseconds: Int64) -> String {
+        for (unit, factor) in [("w", 604_800_000), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1_000)]
+        where milliseconds >= factor && milliseconds % Int64(factor) == 0 {
+            return "\(milliseconds / Int64(factor))\(unit)"
+        }
+        return "\(milliseconds)ms"
+    }
+
     static func parse(
         _ text: String, original: String, units: [(String, Double)], expected: String
     ) throws(QuantityError) -> Int {

@@ -4,8 +4,9 @@ extension Trace {
     /// request), or `Int64.max` if the key is never requested again (the files' -1, which
     /// libCacheSim's reader turns into `INT64_MAX`). Events do not count as requests.
     ///
-    /// One backward pass with a preallocated map from key to the last position seen; for a trace
-    /// with named keys (dense ids below `keyNames.count`) the map is a flat array.
+    /// One backward pass with a flat array of each key's last position seen, indexed by a dense id:
+    /// the key itself for a trace with named keys (ids below `keyNames.count`), else one the pass
+    /// assigns on first sight.
     ///
     /// - Complexity: O(n) time, O(distinct keys) extra space, for n requests.
     public func nextUses() -> [Int64] {
@@ -23,11 +24,20 @@ extension Trace {
                         }
                     }
                 } else {
-                    var seen = [UInt64: Int64](minimumCapacity: keys.count)
+                    // The engine's index numbers each key on first sight: a multiplicative hash and
+                    // a short probe, where a Dictionary would hash with SipHash on every request.
+                    var ids = SlotIndex<UInt64>(minimumCapacity: 1 << 16)
+                    var seen: [Int64] = []
                     for position in stride(from: keys.count - 1, through: 0, by: -1) {
-                        // One hash lookup: read the old position and store the new one together.
                         let key = keys[position]
-                        next[position] = seen.updateValue(Int64(position + 1), forKey: key) ?? .max
+                        var id = ids.slot(for: key)
+                        if id < 0 {
+                            id = Int32(truncatingIfNeeded: seen.count)
+                            ids.insert(key, slot: id)
+                            seen.append(.max)
+                        }
+                        next[position] = seen[Int(id)]
+                        seen[Int(id)] = Int64(position + 1)
                     }
                 }
             }

@@ -37,10 +37,10 @@ struct MRCCommandTests {
     }
 
     @Test func aRangeGivesAscendingLogSpacedCapacitiesWithBothEnds() {
-        let range = MRCCommand.range(from: 10, to: 10_000, points: 4, spacing: .log)
+        let range = CapacityOptions.range(from: 10, to: 10_000, points: 4, spacing: .log)
         #expect(range == [10, 100, 1_000, 10_000])
-        #expect(MRCCommand.range(from: 0 + 10, to: 40, points: 4, spacing: .linear) == [10, 20, 30, 40])
-        #expect(MRCCommand.range(from: 5, to: 5, points: 10, spacing: .log) == [5])
+        #expect(CapacityOptions.range(from: 0 + 10, to: 40, points: 4, spacing: .linear) == [10, 20, 30, 40])
+        #expect(CapacityOptions.range(from: 5, to: 5, points: 10, spacing: .log) == [5])
     }
 
     @Test func theDefaultIsTwentyPointsOverTheWholeWorkingSet() throws {

@@ -1,0 +1,158 @@
+/// A comparison: every policy at every capacity (and lifetime) on every trace, each run also
+/// measured against Belady's offline optimum at the same capacity, all in parallel.
+///
+/// The runs are ordinary simulated replays (`Replay.simulate`, modelled latency included), so a
+/// row of a comparison equals `cachelab run` with the same options; Belady runs once per trace and
+/// capacity and is both a row of its own (the ceiling) and the denominator of every other row's
+/// `optRatio`.
+public enum Comparison {
+    /// What to compare on each trace.
+    public struct Request: Sendable {
+        /// Policies to rank (Belady, the reference, runs whether listed or not).
+        public var policies: [PolicyKind]
+        /// Entry lifetimes in milliseconds of trace time; `nil` in the list runs the policy's
+        /// default (no expiry except for `ttl`).
+        public var ttls: [Int64?]
+        public var ttlMode: TTLMode
+        public var sizeMode: SizeMode
+        public var tier: TierKind
+        public var network: NetworkProfile
+
+        public init(
+            policies: [PolicyKind], ttls: [Int64?] = [nil], ttlMode: TTLMode = .fixed, sizeMode: SizeMode = .bytes,
+            tier: TierKind = .disk, network: NetworkProfile = .wifi
+        ) {
+            self.policies = policies.filter { !$0.needsFuture }
+            self.ttls = ttls.isEmpty ? [nil] : ttls
+            self.ttlMode = ttlMode
+            self.sizeMode = sizeMode
+            self.tier = tier
+            self.network = network
+        }
+    }
+
+    /// One trace and the capacities (bytes, or objects in unit mode; each ≥ 1) to run it at.
+    public struct Subject: Sendable {
+        public var trace: Trace
+        public var capacities: [Int]
+
+        public init(trace: Trace, capacities: [Int]) {
+            self.trace = trace
+            self.capacities = capacities
+        }
+    }
+
+    /// The runs of `request` on each subject, in a stable order (trace, capacity, then Belady
+    /// and each policy × lifetime as asked), each with `optimalHits` set.
+    ///
+    /// - Parameters:
+    ///   - progress: runs finished and runs in all, after each run.
+    public static func run(
+        _ subjects: [Subject], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
+        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil
+    ) -> [RunResult] {
+        let jobs = configurations(subjects, request)
+        let total = jobs.count
+        var results = ParallelSweep.map(total, workers: workers, progress: { progress?($0, total) }) { index in
+            Replay.simulate(subjects[jobs[index].subject].trace, jobs[index].configuration)
+        }
+        // Each run's optimum is the Belady run of its trace and capacity, which comes first.
+        var optimum = 0
+        for index in results.indices {
+            if jobs[index].configuration.policy == .belady { optimum = results[index].hits }
+            results[index].optimalHits = optimum
+        }
+        return results
+    }
+
+    private static func configurations(
+        _ subjects: [Subject], _ request: Request
+    ) -> [(subject: Int, configuration: RunConfiguration)] {
+        var jobs: [(subject: Int, configuration: RunConfiguration)] = []
+        for (subject, item) in subjects.enumerated() {
+            for capacity in item.capacities {
+                func configuration(_ policy: PolicyKind, ttl: Int64?) -> RunConfiguration {
+                    RunConfiguration(
+                        policy: policy, capacity: capacity, sizeMode: request.sizeMode, ttl: ttl,
+                        ttlMode: request.ttlMode, network: request.network, tier: request.tier)
+                }
+                jobs.append((subject, configuration(.belady, ttl: nil)))
+                for policy in request.policies {
+                    for ttl in request.ttls { jobs.append((subject, configuration(policy, ttl: ttl))) }
+                }
+            }
+        }
+        return jobs
+    }
+
+    /// One policy (at one lifetime) on one trace, summed up over the capacities it ran at.
+    public struct Standing: Sendable, Equatable {
+        public var policy: PolicyKind
+        public var ttl: Int64?
+        /// The mean over capacities of hit ratio ÷ Belady's: 1 is the ceiling everywhere.
+        public var meanOptRatio: Double
+        public var meanHitRatio: Double
+        public var meanByteHitRatio: Double
+        /// Results at each capacity, smallest first.
+        public var runs: [RunResult]
+
+        /// A name for tables and legends: the policy, and its lifetime when one was set.
+        public var label: String {
+            guard let ttl else { return policy.rawValue }
+            return "\(policy.rawValue) ttl \(Quantity.durationLabel(milliseconds: ttl))"
+        }
+    }
+
+    /// The policies on one trace, best first.
+    public struct Ranking: Sendable, Equatable {
+        public var trace: String
+        public var capacities: [Int]
+        public var standings: [Standing]
+        /// Belady's runs at each capacity, smallest first.
+        public var optimum: [RunResult]
+    }
+
+    /// The policies of `results` ranked on each trace by their mean share of Belady's hits over
+    /// the capacities (ties by mean byte hit ratio, then by name), traces in first-seen order.
+    /// A capacity at which Belady hit nothing counts as 1 for a policy that hit nothing too.
+    public static func rankings(_ results: [RunResult]) -> [Ranking] {
+        var traces: [String] = []
+        var byTrace: [String: [RunResult]] = [:]
+        for result in results {
+            if byTrace[result.trace] == nil { traces.append(result.trace) }
+            byTrace[result.trace, default: []].append(result)
+        }
+        return traces.map { trace in
+            let runs = byTrace[trace]!
+            let capacities = Array(Set(runs.map(\.cache.capacity))).sorted()
+            var order: [String] = []
+            var groups: [String: [RunResult]] = [:]
+            for run in runs where run.configuration.policy != .belady {
+                let key = "\(run.configuration.policy.rawValue)/\(run.configuration.ttl.map(String.init) ?? "-")"
+                if groups[key] == nil { order.append(key) }
+                groups[key, default: []].append(run)
+            }
+            let standings = order.map { key in
+                let group = groups[key]!.sorted { $0.cache.capacity < $1.cache.capacity }
+                return Standing(
+                    policy: group[0].configuration.policy, ttl: group[0].configuration.ttl,
+                    meanOptRatio: mean(group.map { $0.optRatio ?? 0 }),
+                    meanHitRatio: mean(group.map(\.hitRatio)),
+                    meanByteHitRatio: mean(group.map(\.byteHitRatio)), runs: group)
+            }
+            .sorted { a, b in
+                if a.meanOptRatio != b.meanOptRatio { return a.meanOptRatio > b.meanOptRatio }
+                if a.meanByteHitRatio != b.meanByteHitRatio { return a.meanByteHitRatio > b.meanByteHitRatio }
+                return a.label < b.label
+            }
+            let optimum = runs.filter { $0.configuration.policy == .belady }.sorted {
+                $0.cache.capacity < $1.cache.capacity
+            }
+            return Ranking(trace: trace, capacities: capacities, standings: standings, optimum: optimum)
+        }
+    }
+
+    private static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+    }
+}

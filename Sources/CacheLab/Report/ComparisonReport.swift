@@ -1,0 +1,150 @@
+/// Renders a comparison (`Comparison.rankings`): a ranking table per trace for the terminal, SVG
+/// charts per trace, and a Markdown report that embeds the charts.
+public enum ComparisonReport {
+    /// A file the report writes: its name (no directory) and contents.
+    public struct File: Sendable, Equatable {
+        public var name: String
+        public var contents: String
+
+        public init(name: String, contents: String) {
+            self.name = name
+            self.contents = contents
+        }
+    }
+
+    /// For each trace: the policies best first, with their mean share of Belady's hits over the
+    /// capacities, mean hit and byte hit ratios, and the hit ratio and p95 latency at the
+    /// smallest, middle and largest capacity.
+    public static func table(_ rankings: [Comparison.Ranking]) -> String {
+        rankings.map { ranking in
+            let picks = pickedCapacities(ranking)
+            let sizeMode = ranking.optimum.first?.cache.sizeMode ?? .bytes
+            var rows = [
+                ["rank", "policy", "% of Belady", "hit ratio", "byte hit ratio"]
+                    + picks.map { "hits at \(capacityLabel($0, sizeMode))" } + [
+                        "p95 at \(capacityLabel(picks[picks.count / 2], sizeMode))"
+                    ]
+            ]
+            for (place, standing) in ranking.standings.enumerated() {
+                let atPicks = picks.map { capacity in
+                    standing.runs.first { $0.cache.capacity == capacity }.map { Report.percent($0.hitRatio) } ?? "-"
+                }
+                let middle = standing.runs.first { $0.cache.capacity == picks[picks.count / 2] }
+                rows.append(
+                    [
+                        "\(place + 1)", standing.label, Report.percent(standing.meanOptRatio),
+                        Report.percent(standing.meanHitRatio), Report.percent(standing.meanByteHitRatio),
+                    ] + atPicks + [middle.map { Report.decimal($0.latency.p95, places: 1) + " ms" } ?? "-"])
+            }
+            let optimum = picks.map { capacity in
+                ranking.optimum.first { $0.cache.capacity == capacity }.map { Report.percent($0.hitRatio) } ?? "-"
+            }
+            rows.append(["", "belady (ceiling)", "100.00%", "", ""] + optimum + [""])
+            let requests = ranking.optimum.first?.requests ?? 0
+            return
+                "\(ranking.trace): \(Report.grouped(requests)) requests, \(ranking.capacities.count) capacities from \(capacityLabel(ranking.capacities.first ?? 0, sizeMode)) to \(capacityLabel(ranking.capacities.last ?? 0, sizeMode))\n"
+                + Report.render(rows)
+        }.joined(separator: "\n")
+    }
+
+    /// The smallest, middle and largest capacity (fewer when there are fewer).
+    static func pickedCapacities(_ ranking: Comparison.Ranking) -> [Int] {
+        let all = ranking.capacities
+        guard all.count > 2 else { return all }
+        return [all[0], all[all.count / 2], all[all.count - 1]]
+    }
+
+    static func capacityLabel(_ capacity: Int, _ sizeMode: SizeMode) -> String {
+        sizeMode == .unit ? "\(Report.grouped(capacity)) objects" : Report.bytes(capacity)
+    }
+
+    /// A trace's name made safe for a file name: "daily-reader.csv" → "daily-reader".
+    public static func slug(_ trace: String) -> String {
+        var base = Substring(trace)
+        for suffix in [".oracleGeneral.bin", ".csv", ".txt", ".bin"] where base.hasSuffix(suffix) {
+            base = base.dropLast(suffix.count)
+            break
+        }
+        let cleaned = String(base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+        return cleaned.isEmpty ? "trace" : cleaned
+    }
+
+    /// Three charts per trace: miss ratio and byte hit ratio against capacity (one line per
+    /// policy, Belady dashed), and the latency distribution at the middle capacity.
+    public static func charts(_ ranking: Comparison.Ranking) -> [File] {
+        let sizeMode = ranking.optimum.first?.cache.sizeMode ?? .bytes
+        let capacityAxis = LineChart.Axis(
+            title: sizeMode == .unit ? "cache capacity (objects, log scale)" : "cache capacity (bytes, log scale)",
+            scale: .logarithmic, units: sizeMode == .unit ? .count : .bytes)
+        // Legend order: the ranking's, best first, then the ceiling.
+        func lines(_ value: (RunResult) -> Double) -> [LineChart.Series] {
+            ranking.standings.map { standing in
+                LineChart.Series(
+                    name: standing.label, points: standing.runs.map { (Double($0.cache.capacity), value($0)) })
+            }
+                + [
+                    LineChart.Series(
+                        name: "belady (optimum)",
+                        points: ranking.optimum.map { (Double($0.cache.capacity), value($0)) },
+                        isReference: true)
+                ]
+        }
+        let requests = ranking.optimum.first?.requests ?? 0
+        let about = "\(ranking.trace), \(Report.grouped(requests)) requests"
+        let missRatio = LineChart(
+            title: "Miss ratio by cache size", subtitle: about + "; lower is better", x: capacityAxis,
+            y: LineChart.Axis(title: "miss ratio (requests)", units: .percent), series: lines(\.missRatio))
+        let byteHitRatio = LineChart(
+            title: "Byte hit ratio by cache size", subtitle: about + "; share of bytes served from the cache",
+            x: capacityAxis, y: LineChart.Axis(title: "byte hit ratio", units: .percent),
+            series: lines(\.byteHitRatio))
+        let middle = ranking.capacities.isEmpty ? 0 : ranking.capacities[ranking.capacities.count / 2]
+        let latencySeries = ranking.standings.compactMap { standing -> LineChart.Series? in
+            guard let run = standing.runs.first(where: { $0.cache.capacity == middle }), !run.latency.cdf.isEmpty
+            else { return nil }
+            return LineChart.Series(
+                name: standing.label, points: zip(run.latency.cdf, LatencySummary.cdfPercentiles).map { ($0, $1 / 100) }
+            )
+        }
+        let network = ranking.optimum.first?.configuration.network.rawValue ?? ""
+        let latency = LineChart(
+            title: "Latency distribution with a \(capacityLabel(middle, sizeMode)) cache",
+            subtitle: about + "; modelled, \(network) network; further left is better",
+            x: LineChart.Axis(title: "latency per request (ms, log scale)", scale: .logarithmic, units: .milliseconds),
+            y: LineChart.Axis(title: "share of requests at or below", units: .percent, range: 0...1),
+            series: latencySeries, steps: true)
+        return zip(chartNames(ranking.trace), [missRatio, byteHitRatio, latency]).map {
+            File(name: $0, contents: $1.svg())
+        }
+    }
+
+    /// The files `charts` writes for `trace`, in its order.
+    public static func chartNames(_ trace: String) -> [String] {
+        let base = slug(trace)
+        return ["\(base)-miss-ratio.svg", "\(base)-byte-hit-ratio.svg", "\(base)-latency.svg"]
+    }
+
+    /// The Markdown report: how it was made, then per trace its ranking and its charts.
+    ///
+    /// - Parameters:
+    ///   - command: the command line that made it, quoted at the top.
+    ///   - csv: the CSV file's name beside the report.
+    public static func markdown(_ rankings: [Comparison.Ranking], command: String, csv: String) -> String {
+        var out = """
+            # Policy comparison
+
+            Made by `\(command)`. Every row of [`\(csv)`](\(csv)) is one simulated replay; \
+            "% of Belady" is a run's hit ratio as a share of Belady's offline optimum at the same \
+            capacity, averaged over the capacities (in byte mode Belady is not strictly optimal for \
+            objects of unequal size, so a policy can pass 100 %). Latency is the simulator's model.
+
+
+            """
+        for ranking in rankings {
+            out += "## \(ranking.trace)\n\n```\n\(table([ranking]))```\n\n"
+            for name in chartNames(ranking.trace) { out += "![\(name)](\(name))\n" }
+            out += "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import CacheLab
+
+@Suite("cachelab compare")
+struct CompareCommandTests {
+    @Test func oneCommandWritesTheCSVTheChartsAndTheReport() throws {
+        // Given two scenarios, two policies and three capacities
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-compare-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Binary.run([
+            "compare", "--scenario", "daily-reader,flinger", "--policy", "lru,s3fifo", "--points", "3",
+            "--out-dir", directory.appendingPathComponent("nested").path,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+
+        // Then the CSV has Belady and both policies at each capacity of each trace, opt_ratio filled
+        let nested = directory.appendingPathComponent("nested")
+        let csv = CSVTable(try String(contentsOf: nested.appendingPathComponent("compare.csv"), encoding: .utf8))
+        #expect(csv.rows.count == 2 * 3 * 3)
+        #expect(Set(csv.rows.map { $0["trace"]! }) == ["daily-reader", "flinger"])
+        #expect(csv.rows.allSatisfy { Double($0["opt_ratio"] ?? "") != nil })
+        #expect(csv.rows.filter { $0["policy"] == "belady" }.allSatisfy { $0["opt_ratio"] == "1.000000" })
+
+        // And three charts per trace, each embedded in the report
+        let report = try String(contentsOf: nested.appendingPathComponent("README.md"), encoding: .utf8)
+        for trace in ["daily-reader", "flinger"] {
+            for chart in ["miss-ratio", "byte-hit-ratio", "latency"] {
+                let name = "\(trace)-\(chart).svg"
+                let svg = try String(contentsOf: nested.appendingPathComponent(name), encoding: .utf8)
+                #expect(svg.hasPrefix("<svg"))
+                #expect(report.contains("![\(name)](\(name))"))
+            }
+        }
+        // And the ranking on stdout, each trace with its ceiling
+        #expect(output.stdout.components(separatedBy: "belady (ceiling)").count == 3)
+        #expect(output.stderr.contains("wrote 8 files to"))
+    }
+
+    @Test(arguments: [
+        ["compare", "--scenario", "nope"], ["compare", "--ttl", "soon"], ["compare", "--policy", "mru"],
+        ["compare", "--trace", "x.csv", "--scenario", "flinger"], ["compare", "--capacity", "1%", "--points", "3"],
+    ])
+    func badOptionsAreRefusedWithAnExplanation(arguments: [String]) throws {
+        let output = try Binary.run(arguments)
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("Error:"))
+    }
+}

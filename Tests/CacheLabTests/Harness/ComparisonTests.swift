@@ -1,0 +1,75 @@
+import Testing
+
+@testable import CacheLab
+
+@Suite("Comparison: policies ranked against Belady")
+struct ComparisonTests {
+    static let trace = ScrollScenario.named("daily-reader")!.makeTrace()
+    static let capacities = [100_000, 400_000, 1_000_000]
+
+    @Test func everyRunEqualsTheSameReplayAndIsMeasuredAgainstBeladyAtItsCapacity() {
+        // Given two policies at three capacities on one trace
+        let request = Comparison.Request(policies: [.lru, .sieve])
+        let results = Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
+
+        // Then there is Belady and each policy at each capacity, Belady first
+        #expect(
+            results.map(\.configuration.policy) == [
+                .belady, .lru, .sieve, .belady, .lru, .sieve, .belady, .lru, .sieve,
+            ])
+        for result in results {
+            let alone = Replay.simulate(Self.trace, result.configuration)
+            let optimum = Replay.simulate(
+                Self.trace, RunConfiguration(policy: .belady, capacity: result.cache.capacity))
+            // each run is the replay `cachelab run` makes, and its optimum Belady's hits there
+            #expect(result.hits == alone.hits && result.bytesHit == alone.bytesHit && result.latency == alone.latency)
+            #expect(result.optimalHits == optimum.hits)
+        }
+    }
+
+    @Test func policiesAreRankedByTheirMeanShareOfBeladysHits() throws {
+        let request = Comparison.Request(policies: [.fifo, .lru, .s3fifo, .belady], ttls: [nil, 3_600_000])
+        let results = Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
+        let ranking = try #require(Comparison.rankings(results).first)
+
+        // Belady is the ceiling, not a contestant; each policy runs with and without a lifetime
+        #expect(ranking.standings.count == 6)
+        #expect(!ranking.standings.contains { $0.policy == .belady })
+        #expect(ranking.optimum.map(\.cache.capacity) == Self.capacities)
+        let shares = ranking.standings.map(\.meanOptRatio)
+        #expect(shares == shares.sorted(by: >))
+        for standing in ranking.standings {
+            #expect(standing.runs.map(\.cache.capacity) == Self.capacities)
+            let expected = standing.runs.map { Double($0.hits) / Double($0.optimalHits!) }.reduce(0, +) / 3
+            #expect(abs(standing.meanOptRatio - expected) < 1e-12)
+        }
+        #expect(ranking.standings.contains { $0.label == "lru ttl 1h" })
+    }
+
+    @Test func theTableListsEveryPolicyOnceUnderItsTrace() {
+        let results = Comparison.run(
+            [Comparison.Subject(trace: Self.trace, capacities: Self.capacities)],
+            Comparison.Request(policies: [.lru, .arc]))
+        let table = ComparisonReport.table(Comparison.rankings(results))
+        #expect(table.hasPrefix("\(Self.trace.name): 501 requests, 3 capacities from 100.00 KB to 1.00 MB"))
+        #expect(table.contains("belady (ceiling)"))
+        for name in ["lru", "arc"] { #expect(table.contains(" \(name) ")) }
+    }
+
+    @Test func theReportEmbedsThreeChartsPerTrace() {
+        let results = Comparison.run(
+            [Comparison.Subject(trace: Self.trace, capacities: Self.capacities)],
+            Comparison.Request(policies: [.lru]))
+        let rankings = Comparison.rankings(results)
+        let charts = rankings.flatMap(ComparisonReport.charts)
+        #expect(charts.map(\.name) == ComparisonReport.chartNames(Self.trace.name))
+        let markdown = ComparisonReport.markdown(rankings, command: "cachelab compare", csv: "compare.csv")
+        for chart in charts {
+            #expect(markdown.contains("![\(chart.name)](\(chart.name))"))
+            #expect(chart.contents.hasPrefix("<svg") && chart.contents.hasSuffix("</svg>\n"))
+        }
+        #expect(ComparisonReport.slug("daily-reader.csv") == "daily-reader")
+        #expect(ComparisonReport.slug("daily-reader(seed=1)") == "daily-reader-seed-1-")
+        #expect(ComparisonReport.slug("cdn.oracleGeneral.bin") == "cdn")
+    }
+}
