@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheLab
+import LiveReplay
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +25,8 @@ struct CompareCommand: ParsableCommand {
               README.md                    the rankings and the charts, for a browser or GitHub
               NAME-miss-ratio.svg          miss ratio against capacity, one line per policy
               NAME-byte-hit-ratio.svg      byte hit ratio against capacity
-              NAME-latency.svg             the latency distribution at the middle capacity
+              NAME-latency.svg             the latency distribution at the middle capacity (modelled)
+              NAME-live-latency.svg        with --live: the real client's, measured over loopback
 
             Example: cachelab compare --policy lru,sieve,s3fifo,wtinylfu --ttl none,1d --out-dir /tmp/cmp
             """
@@ -68,6 +70,20 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Network profile of the latency model.")
     var network: NetworkProfile = .wifi
 
+    @Flag(
+        help:
+            "Also replay each policy at the middle capacity through the real client against an in-process fixture server, and chart its wall-clock latency (NAME-live-latency.svg; rows with mode live in the CSV)."
+    )
+    var live = false
+
+    @Option(help: ArgumentHelp("With --live: latency the server adds to every response.", valueName: "ms"))
+    var serverLatency = 0
+
+    @Option(
+        help: ArgumentHelp(
+            "With --live: requests in flight at most, as a list's visible rows load.", valueName: "count"))
+    var concurrency = 8
+
     @Option(help: ArgumentHelp("Directory for compare.csv, the charts and README.md.", valueName: "path"))
     var outDir = "results/compare"
 
@@ -85,6 +101,14 @@ struct CompareCommand: ParsableCommand {
             throw ValidationError("give either --trace files or --scenario names, not both")
         }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
+        if serverLatency != 0 || concurrency != 8, !live {
+            throw ValidationError("--server-latency and --concurrency need --live")
+        }
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 8") }
+        if live, sizeMode == .unit {
+            throw ValidationError("--live counts bytes: --size-mode unit is for the simulator only")
+        }
     }
 
     func policies() throws -> [PolicyKind] {
@@ -147,17 +171,53 @@ struct CompareCommand: ParsableCommand {
 
         let rankings = Comparison.rankings(results)
         try Output.result(ComparisonReport.table(rankings), to: nil)
+        let liveRuns = live ? try replayLive(subjects, request) : []
 
         try Directory.create(outDir)
         let csv = "compare.csv"
-        var files = [ComparisonReport.File(name: csv, contents: Report.csv(results))]
+        var files = [ComparisonReport.File(name: csv, contents: Report.csv(results + liveRuns))]
         files += rankings.flatMap(ComparisonReport.charts)
+        let liveCharts = rankings.compactMap { ranking in
+            ComparisonReport.liveChart(ranking.trace, runs: liveRuns.filter { $0.trace == ranking.trace })
+        }
+        files += liveCharts
         files.append(
             ComparisonReport.File(
                 name: "README.md",
-                contents: ComparisonReport.markdown(rankings, command: Self.commandLine(), csv: csv)))
+                contents: ComparisonReport.markdown(
+                    rankings, command: Self.commandLine(), csv: csv, extraCharts: liveCharts.map(\.name))))
         for file in files { try Output.result(file.contents, to: outDir + "/" + file.name) }
         Output.status("wrote \(files.count) files to \(outDir)/ (README.md embeds the charts)")
+    }
+
+    /// Each policy (at its first lifetime) at each trace's middle capacity, replayed through the
+    /// real pipeline: a disk tier on a temporary SQLite file, an in-process fixture server.
+    private func replayLive(_ subjects: [Comparison.Subject], _ request: Comparison.Request) throws -> [RunResult] {
+        var options = LiveOptions()
+        options.serverConfiguration.latency = .milliseconds(serverLatency)
+        options.concurrency = concurrency
+        options.connectionsPerHost = min(concurrency, 64)
+        var runs: [RunResult] = []
+        for subject in subjects where !subject.capacities.isEmpty {
+            let capacity = subject.capacities[subject.capacities.count / 2]
+            for policy in request.policies {
+                let tier = TierConfiguration(
+                    policy: policy, capacity: capacity, ttl: request.ttls[0], ttlMode: request.ttlMode)
+                let client = ClientConfiguration(
+                    name: policy.rawValue, memory: nil, disk: tier, sizeMode: .bytes, network: request.network)
+                let measured = try waitFor { [options] in
+                    try await LiveReplay.run(subject.trace, client: client, options: options)
+                }
+                // The client's simulation (a disk tier rebuilt at relaunch) is what live must equal.
+                let simulated = Replay.simulate(subject.trace, client: client, outcomes: true)
+                let agreeing = zip(measured.run.outcomes, simulated.outcomes).count { $0 == $1 }
+                Output.status(
+                    "live \(subject.trace.name) \(policy.rawValue) at \(capacity) B: \(Report.grouped(subject.trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(agreeing)) of \(Report.grouped(subject.trace.count))"
+                )
+                runs.append(measured.run)
+            }
+        }
+        return runs
     }
 
     /// The command line as typed, for the report's first line.

@@ -118,6 +118,25 @@ public enum ComparisonReport {
         }
     }
 
+    /// The wall-clock latency distribution of live runs of one trace (one line per policy), or
+    /// nil when there are none.
+    public static func liveChart(_ trace: String, runs: [RunResult]) -> File? {
+        let measured = runs.filter { !$0.latency.cdf.isEmpty }
+        guard let first = measured.first else { return nil }
+        let chart = LineChart(
+            title: "Live latency with a \(Report.bytes(first.cache.capacity)) disk tier",
+            subtitle:
+                "\(trace), \(Report.grouped(first.requests)) requests through the real pipeline and a loopback server; left is better",
+            x: LineChart.Axis(title: "latency per request (ms, log scale)", scale: .logarithmic, units: .milliseconds),
+            y: LineChart.Axis(title: "share of requests at or below", units: .percent, range: 0...1),
+            series: measured.map { run in
+                LineChart.Series(
+                    name: run.label, points: zip(run.latency.cdf, LatencySummary.cdfPercentiles).map { ($0, $1 / 100) })
+            },
+            steps: true)
+        return File(name: "\(slug(trace))-live-latency.svg", contents: chart.svg())
+    }
+
     /// The files `charts` writes for `trace`, in its order.
     public static func chartNames(_ trace: String) -> [String] {
         let base = slug(trace)
@@ -129,7 +148,11 @@ public enum ComparisonReport {
     /// - Parameters:
     ///   - command: the command line that made it, quoted at the top.
     ///   - csv: the CSV file's name beside the report.
-    public static func markdown(_ rankings: [Comparison.Ranking], command: String, csv: String) -> String {
+    ///   - extraCharts: more charts beside the report (`liveChart`'s), each shown under the trace
+    ///     whose name it starts with.
+    public static func markdown(
+        _ rankings: [Comparison.Ranking], command: String, csv: String, extraCharts: [String] = []
+    ) -> String {
         var out = """
             # Policy comparison
 
@@ -142,7 +165,9 @@ public enum ComparisonReport {
             """
         for ranking in rankings {
             out += "## \(ranking.trace)\n\n```\n\(table([ranking]))```\n\n"
-            for name in chartNames(ranking.trace) { out += "![\(name)](\(name))\n" }
+            let base = slug(ranking.trace)
+            let extra = extraCharts.filter { $0.hasPrefix(base + "-") && !chartNames(ranking.trace).contains($0) }
+            for name in chartNames(ranking.trace) + extra { out += "![\(name)](\(name))\n" }
             out += "\n"
         }
         return out

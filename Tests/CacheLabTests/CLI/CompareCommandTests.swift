@@ -38,9 +38,43 @@ struct CompareCommandTests {
         #expect(output.stderr.contains("wrote 8 files to"))
     }
 
+    @Test func liveRunsChartTheRealClientsLatencyAndHitAsTheSimulatorDoes() throws {
+        // Given a comparison with --live on one scenario
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-compare-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = try Binary.run([
+            "compare", "--scenario", "daily-reader", "--policy", "lru,sieve", "--points", "3", "--live",
+            "--out-dir", directory.path,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+
+        // Then each policy ran live at the middle capacity, with the hits of the same client
+        // simulated (a disk tier, rebuilt in last-use order at each relaunch as the real one is)
+        let rows = CSVTable(try String(contentsOf: directory.appendingPathComponent("compare.csv"), encoding: .utf8))
+            .rows
+        let liveRows = rows.filter { $0["mode"] == "live" }
+        #expect(liveRows.map { $0["policy"]! } == ["lru", "sieve"])
+        for live in liveRows {
+            let simulated = try Binary.run([
+                "run", "--scenario", "daily-reader", "--disk-policy", live["policy"]!, "--disk-capacity",
+                live["capacity_bytes"]!, "--format", "csv",
+            ])
+            let client = try #require(CSVTable(simulated.stdout).rows.first)
+            #expect(live["hits"] == client["hits"], "\(live["policy"]!)")
+            #expect(live["failures"] == "0")
+        }
+        #expect(output.stderr.contains("outcome equal to the simulated client's for 501 of 501"))
+        // And its chart is written and embedded
+        let chart = "daily-reader-live-latency.svg"
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(chart).path))
+        let report = try String(contentsOf: directory.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(report.contains("![\(chart)](\(chart))"))
+    }
+
     @Test(arguments: [
         ["compare", "--scenario", "nope"], ["compare", "--ttl", "soon"], ["compare", "--policy", "mru"],
         ["compare", "--trace", "x.csv", "--scenario", "flinger"], ["compare", "--capacity", "1%", "--points", "3"],
+        ["compare", "--server-latency", "20"], ["compare", "--live", "--size-mode", "unit"],
     ])
     func badOptionsAreRefusedWithAnExplanation(arguments: [String]) throws {
         let output = try Binary.run(arguments)
