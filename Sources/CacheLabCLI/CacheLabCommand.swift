@@ -12,6 +12,9 @@ struct CacheLabCommand: ParsableCommand {
             generated one, --client at the presets of real image libraries; `cachelab serve` imitates \
             the recipe API over loopback.
             """,
-        subcommands: [RunCommand.self, MRCCommand.self, CompareCommand.self, TraceCommand.self, ServeCommand.self]
+        subcommands: [
+            RunCommand.self, MRCCommand.self, CompareCommand.self, CheckCommand.self, TraceCommand.self,
+            ServeCommand.self,
+        ]
     )
 }

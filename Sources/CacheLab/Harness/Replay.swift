@@ -13,25 +13,44 @@ public enum Replay {
     ///   default). Without it the result's latency is zero and the loop does only the cache's
     ///   work, which is what libCacheSim's throughput figures measure.
     public static func simulate(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool = true) -> RunResult {
+        configuration.policy.withOrder(RegisteredOrder(trace: trace, configuration: configuration, latency: latency))
+    }
+
+    /// Runs `trace` through a cache ordered by `order` instead of the configuration's policy
+    /// (whose name, capacity and lifetime still label and limit the run): for a policy outside
+    /// the registry, such as a variant under study or a deliberately broken one in a test.
+    public static func simulate<Policy: EvictionPolicy>(
+        _ trace: Trace, _ configuration: RunConfiguration, order: Policy.Type, latency: Bool = true
+    ) -> RunResult {
         let ledger = StorageLedger()
         var result = StorageLedger.$current.withValue(ledger) {
-            replay(trace, configuration, latency: latency)
+            // The loop records through a pointer held for exactly the replay's duration.
+            if latency {
+                var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
+                var result = withUnsafeMutablePointer(to: &recorder) {
+                    Simulation(trace: trace, configuration: configuration, recorder: $0).run(order)
+                }
+                result.latency = recorder.latencies.summary()
+                return result
+            }
+            var recorder = NoLatency()
+            return withUnsafeMutablePointer(to: &recorder) {
+                Simulation(trace: trace, configuration: configuration, recorder: $0).run(order)
+            }
         }
         result.metadataBytes = ledger.peakBytes
         return result
     }
 
-    private static func replay(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool) -> RunResult {
-        if latency {
-            var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
-            var result = configuration.policy.withOrder(
-                Simulation(trace: trace, configuration: configuration, recorder: &recorder))
-            result.latency = recorder.latencies.summary()
-            return result
+    /// The registry's policy for a configuration, handed to `simulate(_:_:order:latency:)`.
+    private struct RegisteredOrder: PolicyBody {
+        let trace: Trace
+        let configuration: RunConfiguration
+        let latency: Bool
+
+        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
+            Replay.simulate(trace, configuration, order: policy, latency: latency)
         }
-        var recorder = NoLatency()
-        return configuration.policy.withOrder(
-            Simulation(trace: trace, configuration: configuration, recorder: &recorder))
     }
 }
 
