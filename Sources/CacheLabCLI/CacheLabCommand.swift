@@ -13,7 +13,8 @@ struct CacheLabCommand: ParsableCommand {
             the recipe API over loopback.
             """,
         subcommands: [
-            RunCommand.self, MRCCommand.self, CompareCommand.self, CheckCommand.self, TraceCommand.self,
+            RunCommand.self, MRCCommand.self, CompareCommand.self, CheckCommand.self, TuneCommand.self,
+            TraceCommand.self,
             ServeCommand.self,
         ]
     )

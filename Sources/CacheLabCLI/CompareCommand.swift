@@ -32,20 +32,7 @@ struct CompareCommand: ParsableCommand {
             """
     )
 
-    @Option(
-        name: .customLong("trace"),
-        help: ArgumentHelp(
-            "A trace file to compare on; repeat for several (default: the scroll scenarios).", valueName: "path"))
-    var traces: [String] = []
-
-    @Option(
-        help: ArgumentHelp(
-            "Scroll scenarios to generate when no --trace is given, comma-separated, or 'all': \(ScrollScenario.presets.map(\.name).joined(separator: ", ")).",
-            valueName: "name[,name...]"))
-    var scenario = "all"
-
-    @Option(help: "Seed of the generated scenarios.")
-    var seed: UInt64 = 1
+    @OptionGroup var traceSet: TraceSetOptions
 
     @Option(help: ArgumentHelp("Policies to rank, comma-separated, or 'all' (Belady always runs, as the ceiling)."))
     var policy = "all"
@@ -96,10 +83,6 @@ struct CompareCommand: ParsableCommand {
     func validate() throws {
         _ = try policies()
         _ = try ttls()
-        _ = try scenarios()
-        if !traces.isEmpty, scenario != "all" {
-            throw ValidationError("give either --trace files or --scenario names, not both")
-        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
         if serverLatency != 0 || concurrency != 8, !live {
@@ -116,41 +99,11 @@ struct CompareCommand: ParsableCommand {
     }
 
     /// The lifetimes asked for, in milliseconds; nil is "none".
-    func ttls() throws -> [Int64?] {
-        try ttl.split(separator: ",").map { item -> Int64? in
-            let text = item.trimmingCharacters()
-            if text == "none" { return nil }
-            do { return try Quantity.milliseconds(parsing: text) } catch {
-                throw ValidationError("--ttl: \(error), or none")
-            }
-        }
-    }
-
-    func scenarios() throws -> [ScrollScenario] {
-        if scenario == "all" { return ScrollScenario.presets.compactMap { ScrollScenario.named($0.name, seed: seed) } }
-        return try scenario.split(separator: ",").map { name in
-            guard let found = ScrollScenario.named(name.trimmingCharacters(), seed: seed) else {
-                throw ValidationError(
-                    "unknown scenario '\(name)'; choose from \(ScrollScenario.presets.map(\.name).joined(separator: ", ")), or all"
-                )
-            }
-            return found
-        }
-    }
+    func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
     func run() throws {
         var subjects: [Comparison.Subject] = []
-        let loaded: [Trace]
-        if traces.isEmpty {
-            loaded = try scenarios().map { scenario in
-                var trace = scenario.makeTrace()
-                trace.name = scenario.name
-                return trace
-            }
-        } else {
-            loaded = try traces.map { try TraceLoading.load(path: $0, format: nil, columns: nil) }
-        }
-        for trace in loaded {
+        for trace in try traceSet.load() {
             let statistics = TraceStatistics(trace)
             let sizes = try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 12)
             subjects.append(Comparison.Subject(trace: trace, capacities: sizes))

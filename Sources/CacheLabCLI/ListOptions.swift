@@ -16,6 +16,17 @@ enum ListOptions {
         }
     }
 
+    /// `none,1h,7d`: lifetimes in milliseconds, nil for none.
+    static func ttls(_ text: String) throws -> [Int64?] {
+        try text.split(separator: ",").map { item -> Int64? in
+            let text = item.trimmingCharacters()
+            if text == "none" { return nil }
+            do { return try Quantity.milliseconds(parsing: text) } catch {
+                throw ValidationError("--ttl: \(error), or none")
+            }
+        }
+    }
+
     /// `4096,1MB,10%`, each a capacity of at least 1.
     static func capacities(_ text: String, option: String = "--capacity") throws -> [CapacitySpec] {
         try text.split(separator: ",").map { try capacity(String($0), option: option) }

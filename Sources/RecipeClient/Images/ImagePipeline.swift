@@ -84,6 +84,9 @@ public actor ImagePipeline {
         public var expirations = 0
     }
 
+    /// The tiers this pipeline runs: `ClientConfiguration.recommended` (what `cachelab tune`
+    /// chose) unless the app gave its own.
+    public nonisolated let client: ClientConfiguration
     private let memory: (any ImageTier)?
     private let disk: (any ImageTier)?
     private let downloader: any ImageDownloading
@@ -106,16 +109,18 @@ public actor ImagePipeline {
     }
 
     /// Opens the client's tiers: memory empty, disk (if the client has one) from the SQLite file at
-    /// `diskPath`, its eviction order rebuilt and expired entries swept at `now`.
+    /// `diskPath`, its eviction order rebuilt and expired entries swept at `now`. Without a
+    /// `client`, the tuned defaults (`ClientConfiguration.recommended`).
     ///
     /// - Parameter expectedCount: entries the memory tier is sized for up front.
     /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
     ///   `StoreError` if the disk file cannot be opened.
     public init(
-        client: ClientConfiguration, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
+        client: ClientConfiguration = .recommended, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
         expectedCount: Int = 1_024
     ) throws {
         try client.requireOnline()
+        self.client = client
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
             try client.memory!.policy.makeMemoryTier(configuration: limits, expectedCount: expectedCount)
         }

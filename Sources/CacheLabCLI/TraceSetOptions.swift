@@ -1,0 +1,51 @@
+import ArgumentParser
+import CacheLab
+
+/// The traces a sweep runs on (`compare`, `tune`): files given with `--trace`, or the scroll
+/// scenarios generated at `--seed` (at seed 1, byte for byte the committed `traces/NAME.csv`).
+struct TraceSetOptions: ParsableArguments {
+    @Option(
+        name: .customLong("trace"),
+        help: ArgumentHelp("A trace file; repeat for several (default: the scroll scenarios).", valueName: "path"))
+    var traces: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Scroll scenarios to generate when no --trace is given, comma-separated, or 'all': \(ScrollScenario.presets.map(\.name).joined(separator: ", ")).",
+            valueName: "name[,name...]"))
+    var scenario = "all"
+
+    @Option(help: "Seed of the generated scenarios.")
+    var seed: UInt64 = 1
+
+    func validate() throws {
+        _ = try scenarios()
+        if !traces.isEmpty, scenario != "all" {
+            throw ValidationError("give either --trace files or --scenario names, not both")
+        }
+    }
+
+    func scenarios() throws -> [ScrollScenario] {
+        if scenario == "all" { return ScrollScenario.presets.compactMap { ScrollScenario.named($0.name, seed: seed) } }
+        return try scenario.split(separator: ",").map { name in
+            guard let found = ScrollScenario.named(name.trimmingCharacters(), seed: seed) else {
+                throw ValidationError(
+                    "unknown scenario '\(name)'; choose from \(ScrollScenario.presets.map(\.name).joined(separator: ", ")), or all"
+                )
+            }
+            return found
+        }
+    }
+
+    /// The traces, read or generated; a generated one is named after its scenario.
+    func load() throws -> [Trace] {
+        guard traces.isEmpty else {
+            return try traces.map { try TraceLoading.load(path: $0, format: nil, columns: nil) }
+        }
+        return try scenarios().map { scenario in
+            var trace = scenario.makeTrace()
+            trace.name = scenario.name
+            return trace
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import CacheLab
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+struct TuneCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tune",
+        abstract: "Recommend the client's defaults: the smallest tiers within a margin of the best.",
+        discussion: """
+            Replays every candidate as the real client would run it, on every trace (default: the \
+            eight committed scroll scenarios), and picks:
+              1. the disk tier: the smallest capacity (up to --disk-budget) whose policy and \
+            lifetime come within --margin of the best mean hit ratio any candidate reaches;
+              2. the memory tier in front of it: the smallest capacity (up to --memory-budget) \
+            within --margin of the largest share of requests served from memory.
+            Ties go to the higher byte hit ratio, then the lower p95 latency.
+
+            Writes to --out-dir:
+              recommended-defaults.json    the tiers and the figures they are expected to reach
+              recommended-defaults.md      why, the runners-up, and a table against the presets \
+            (memory-only, disk-unbounded, Nuke, Kingfisher, SDWebImage)
+            and, with --client-source, the Swift file the client compiles its defaults from \
+            (`ClientConfiguration.recommended`, which `ImagePipeline` uses when given none).
+
+            The default search is about 9,700 client replays: 41 s with a release build on 2 cores, over \
+            20 minutes with a debug build (swift run -c release cachelab tune ...).
+
+            Example: cachelab tune --memory-budget 8MiB --disk-budget 32MiB --margin 0.005
+            """
+    )
+
+    @OptionGroup var traceSet: TraceSetOptions
+
+    @Option(help: ArgumentHelp("The most memory the app gives its image cache.", valueName: "size"))
+    var memoryBudget = "16MiB"
+
+    @Option(help: ArgumentHelp("The most disk the app gives its image cache.", valueName: "size"))
+    var diskBudget = "64MiB"
+
+    @Option(
+        help: ArgumentHelp(
+            "How far below the best a pick may be, in hit-ratio points (0.01 = 1 point).", valueName: "ratio"))
+    var margin = 0.01
+
+    @Option(help: ArgumentHelp("Policies to try, comma-separated, or 'all'.", valueName: "name[,name...]"))
+    var policy = "all"
+
+    @Option(
+        help: ArgumentHelp(
+            "Disk lifetimes to try (since last use), comma-separated: none or durations.",
+            valueName: "none|duration[,...]"))
+    var ttl = "none,1d,7d,30d"
+
+    @Option(help: "Network profile of the latency model.")
+    var network: NetworkProfile = .wifi
+
+    @Option(help: ArgumentHelp("The device's memory, for the presets' memory limits.", valueName: "size"))
+    var deviceMemory = "4GiB"
+
+    @Option(help: ArgumentHelp("Directory for recommended-defaults.json and .md.", valueName: "path"))
+    var outDir = "results"
+
+    @Option(
+        help: ArgumentHelp(
+            "Also write the client's defaults as Swift source here (in this repo: Sources/RecipeClient/Images/RecommendedDefaults.swift).",
+            valueName: "path"))
+    var clientSource: String?
+
+    @Option(help: "Replays at once (default: every core).")
+    var jobs = ParallelSweep.defaultWorkers
+
+    @Flag(help: "No progress bar, even on a terminal.")
+    var noProgress = false
+
+    func validate() throws {
+        _ = try budget(memoryBudget, "--memory-budget")
+        _ = try budget(diskBudget, "--disk-budget")
+        guard margin >= 0, margin < 1 else {
+            throw ValidationError("--margin is a share of hit ratio in 0..<1, e.g. 0.01")
+        }
+        guard try !policies().isEmpty else { throw ValidationError("--policy names no policy a client can run") }
+        _ = try ttls()
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    private func budget(_ text: String, _ option: String) throws -> Int {
+        do {
+            guard case .absolute(let bytes) = try CapacitySpec(parsing: text), bytes >= 32 * 1024 else {
+                throw ValidationError("\(option) is a size of at least 32KiB, e.g. 16MiB")
+            }
+            return bytes
+        } catch let error as QuantityError {
+            throw ValidationError("\(option): \(error)")
+        }
+    }
+
+    func policies() throws -> [PolicyKind] {
+        try ListOptions.policies(policy, onlineOnly: true).filter { $0 != .ttl }
+    }
+
+    func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
+
+    func run() throws {
+        let loaded = try traceSet.load()
+        let request = Tuner.Request(
+            memoryBudget: try budget(memoryBudget, "--memory-budget"),
+            diskBudget: try budget(diskBudget, "--disk-budget"),
+            margin: margin, policies: try policies(), diskTTLs: try ttls(), network: network)
+        Output.status(
+            "tuning on \(loaded.count) traces: \(request.policies.count) policies, \(request.diskTTLs.count) disk lifetimes, \(Tuner.capacities(upTo: request.diskBudget).count) disk and \(Tuner.capacities(upTo: request.memoryBudget).count) memory capacities"
+        )
+        let start = Output.monotonicSeconds()
+        let bars = (
+            disk: ProgressBar("tune disk", enabled: !noProgress && ProgressBar.onTerminal),
+            memory: ProgressBar("tune memory", enabled: !noProgress && ProgressBar.onTerminal)
+        )
+        let recommendation = Tuner.tune(loaded, request, workers: jobs) { stage, finished, total in
+            (stage == "disk" ? bars.disk : bars.memory).update(finished, of: total)
+        }
+        Output.status("tuned in \(Report.decimal(Output.monotonicSeconds() - start, places: 1)) s")
+
+        let ram = try budget(deviceMemory, "--device-memory")
+        let presets = ClientPreset.allCases.map { $0.configuration(ram: ram, network: network) }
+        let comparison = TuningReport.summarize([recommendation.client] + presets, on: loaded, workers: jobs)
+        let command = CompareCommand.commandLine()
+        let json = TuningReport.json(recommendation, expected: comparison[0], command: command)
+        let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)
+
+        try Directory.create(outDir)
+        try Output.result(json, to: outDir + "/recommended-defaults.json")
+        try Output.result(markdown, to: outDir + "/recommended-defaults.md")
+        Output.status("wrote \(outDir)/recommended-defaults.json and .md")
+        if let clientSource {
+            try Output.result(
+                TuningReport.swiftSource(recommendation, jsonPath: outDir + "/recommended-defaults.json"),
+                to: clientSource)
+            Output.status("wrote \(clientSource): rebuild the client to ship these defaults")
+        }
+        let summary = comparison[0]
+        try Output.result(
+            """
+            memory  \(recommendation.memory.label)  (serves \(Report.percent(recommendation.memory.score)) of requests; best within budget \(Report.percent(recommendation.bestMemory.score)))
+            disk    \(recommendation.disk.label)  (hit ratio \(Report.percent(recommendation.disk.score)); best within budget \(Report.percent(recommendation.bestDisk.score)))
+            client  hit ratio \(Report.percent(summary.hitRatio)), byte hit ratio \(Report.percent(summary.byteHitRatio)), p95 \(Report.decimal(summary.latencyP95, places: 1)) ms
+
+            """, to: nil)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import CacheLab
+
+@Suite("cachelab tune")
+struct TuneCommandTests {
+    @Test func tuneWritesTheDefaultsTheExplanationAndTheClientSource() throws {
+        // Given a small tuning run on one scenario
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-tune-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("RecommendedDefaults.swift")
+        let output = try Binary.run([
+            "tune", "--scenario", "daily-reader", "--policy", "lru,s3fifo", "--ttl", "none,1d", "--memory-budget",
+            "128KiB", "--disk-budget", "1MiB", "--margin", "0.02", "--out-dir", directory.path, "--client-source",
+            source.path,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+
+        // Then the JSON names the tiers, within the budgets, and what the client is expected to reach
+        let data = try Data(contentsOf: directory.appendingPathComponent("recommended-defaults.json"))
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let memory = try #require(json["memory"] as? [String: Any])
+        let disk = try #require(json["disk"] as? [String: Any])
+        let expected = try #require(json["expected"] as? [String: Any])
+        let memoryCapacity = try #require(memory["capacity_bytes"] as? Int)
+        let diskCapacity = try #require(disk["capacity_bytes"] as? Int)
+        let diskPolicy = try #require(disk["policy"] as? String)
+        #expect(memoryCapacity <= 128 * 1024 && diskCapacity <= 1024 * 1024)
+        #expect(["lru", "s3fifo"].contains(diskPolicy))
+        #expect(json["traces"] as? [String] == ["daily-reader"])
+
+        // and the expected hit ratio is what that client makes on the scenario
+        let client = ClientConfiguration(
+            name: "recommended",
+            memory: TierConfiguration(
+                policy: PolicyKind(rawValue: try #require(memory["policy"] as? String))!, capacity: memoryCapacity),
+            disk: TierConfiguration(
+                policy: PolicyKind(rawValue: diskPolicy)!, capacity: diskCapacity,
+                ttl: (disk["ttl_s"] as? Int).map { Int64($0) * 1000 }, ttlMode: .sliding))
+        let run = Replay.simulate(ScrollScenario.named("daily-reader")!.makeTrace(), client: client)
+        let hitRatio = try #require(expected["hit_ratio"] as? Double)
+        #expect(abs(hitRatio - run.hitRatio) < 1e-6)
+
+        // and the explanation compares it with every preset
+        let markdown = try String(
+            contentsOf: directory.appendingPathComponent("recommended-defaults.md"), encoding: .utf8)
+        #expect(markdown.contains("| **recommended** |"))
+        for preset in ClientPreset.allCases {
+            #expect(markdown.contains("| \(preset.rawValue) |"), "\(preset)")
+        }
+
+        // and the Swift source sets the same tiers as the client's defaults
+        let swift = try String(contentsOf: source, encoding: .utf8)
+        #expect(swift.contains("public static let recommended = ClientConfiguration("))
+        #expect(swift.contains("capacity: \(Report.underscored(diskCapacity))"))
+        #expect(swift.contains("policy: .\(diskPolicy)"))
+    }
+
+    @Test func aBudgetBelowTheSmallestCandidateIsRefused() throws {
+        let output = try Binary.run(["tune", "--disk-budget", "10KiB"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("--disk-budget is a size of at least 32KiB"))
+    }
+}
