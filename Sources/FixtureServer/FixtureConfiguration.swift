@@ -28,6 +28,15 @@ public struct FixtureConfiguration: Sendable, Equatable {
     /// A slow drip sends the body `dripChunk` bytes at a time, `dripInterval` apart.
     public var dripChunk = 1_024
     public var dripInterval = Duration.milliseconds(20)
+    /// When nothing above shapes or faults a response, photos are answered on the connection's
+    /// event loop without the router (`PhotoFastPath`: the same bytes, headers and stats, several
+    /// times the requests per second). False sends every request through the router.
+    public var answersPhotosOnEventLoop = true
+
+    /// Whether responses go out as they are: no latency, jitter, bandwidth cap or fault.
+    var shapesNothing: Bool {
+        latency == .zero && jitter == .zero && bandwidth == nil && faults.total == 0
+    }
 
     public init() {}
 

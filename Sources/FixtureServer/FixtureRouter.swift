@@ -37,8 +37,11 @@ func buildApplication(
     let configuration = state.configuration
     var logger = Logger(label: "cachelab.fixture-server") { StreamLogHandler.standardError(label: $0) }
     logger.logLevel = .warning
+    let fastPhotos = configuration.answersPhotosOnEventLoop && configuration.shapesNothing
     return Application(
         router: buildRouter(state: state),
+        server: .http1(
+            configuration: .init(additionalChannelHandlers: fastPhotos ? [PhotoFastPath(state: state)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
         onServerRunning: { channel in
             let address = channel.localAddress

@@ -32,7 +32,51 @@ enum RawHTTP {
         }
     }
 
+    /// Sends every request at once on one kept-alive connection (pipelined; the last asks to
+    /// close) and splits what comes back into responses by their `Content-Length`.
+    static func pipelined(port: Int, requests: [(path: String, headers: String)]) async -> [RawResponse] {
+        let text = requests.enumerated().map { index, request in
+            let close = index == requests.count - 1 ? "Connection: close\r\n" : ""
+            return "GET \(request.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(request.headers)\(close)\r\n"
+        }.joined()
+        let raw = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: blockingExchange(port: port, request: text)) }.start()
+        }
+        var responses: [RawResponse] = []
+        var rest = raw.received[...]
+        while let end = headEnd(rest) {
+            var response = RawResponse(head: String(decoding: rest[rest.startIndex..<end], as: UTF8.self))
+            let length = response.header("Content-Length").flatMap { Int($0) } ?? 0
+            let bodyStart = end + 4
+            guard rest.endIndex - bodyStart >= length else { break }
+            response.body = Array(rest[bodyStart..<bodyStart + length])
+            responses.append(response)
+            rest = rest[(bodyStart + length)...]
+        }
+        return responses
+    }
+
+    /// Where the blank line that ends a response's head starts, if `bytes` holds one.
+    private static func headEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        return (bytes.startIndex..<bytes.endIndex - 3).first { index in
+            bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10
+        }
+    }
+
     private static func blockingGet(port: Int, path: String) -> RawResponse {
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+        let (received, readError) = blockingExchange(port: port, request: request)
+        var response = RawResponse(readError: readError)
+        if let end = headEnd(received[...]) {
+            response.head = String(decoding: received[0..<end], as: UTF8.self)
+            response.body = Array(received[(end + 4)...])
+        }
+        return response
+    }
+
+    /// Sends `request` and reads until the server closes; the bytes, and `errno` of a failed read.
+    private static func blockingExchange(port: Int, request text: String) -> (received: [UInt8], readError: Int32?) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -46,26 +90,21 @@ enum RawHTTP {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { return RawResponse(readError: errno) }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        guard connected == 0 else { return ([], errno) }
+        let request = Array(text.utf8)
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
         var received: [UInt8] = []
-        var response = RawResponse()
+        var readError: Int32?
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count == 0 { break }
             if count < 0 {
-                response.readError = errno
+                readError = errno
                 break
             }
             received += buffer[0..<count]
         }
-        let separator: [UInt8] = [13, 10, 13, 10]
-        if let end = (0..<max(0, received.count - 3)).first(where: { Array(received[$0..<$0 + 4]) == separator }) {
-            response.head = String(decoding: received[0..<end], as: UTF8.self)
-            response.body = Array(received[(end + 4)...])
-        }
-        return response
+        return (received, readError)
     }
 }
