@@ -78,13 +78,20 @@ let package = Package(
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer",
+                "FixtureServer", "CacheLabTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // Crashes, faults and hostile clients, against the `cachelab` executable as a child process.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["CacheLab", "RecipeClient", "FixtureServer", "CacheLabTestSupport"]
+        ),
+        // What several test targets share: HTTP over plain sockets, `cachelab` as a child process.
+        .target(name: "CacheLabTestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

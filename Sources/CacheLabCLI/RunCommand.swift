@@ -251,6 +251,7 @@ struct RunCommand: ParsableCommand {
             if finished % 10_000 == 0 { Output.status("  \(finished) of \(total) requests") }
         }
         var results: [RunResult] = []
+        var notWhole = 0
         for client in configurations {
             Output.status("\(client.name): live replay of \(trace.count) requests…")
             let measured = try waitFor { [options] in try await LiveReplay.run(trace, client: client, options: options)
@@ -260,12 +261,22 @@ struct RunCommand: ParsableCommand {
             Output.status(
                 "\(client.name): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); outcome equal to the simulator's for \(Report.grouped(agreeing)) of \(Report.grouped(trace.count)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
             )
+            if !measured.faultsInjected.isEmpty {
+                let kinds = measured.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                Output.status(
+                    "  the server injected \(measured.faultsInjected.values.reduce(0, +)) faults: \(kinds.joined(separator: ", "))"
+                )
+            }
             if measured.failures > 0 {
                 Output.status("  \(measured.failures) requests failed; first: \(measured.firstErrors.first ?? "")")
             }
+            notWhole += measured.notWhole
             results.append(measured.run)
         }
         try emit(results)
+        if notWhole > 0 {
+            throw CLIError("\(notWhole) answers were not whole images: the pipeline served a partial or corrupt image")
+        }
     }
 
     /// Writes the results as the table or CSV asked for, to stdout or --out.

@@ -42,6 +42,11 @@ public struct LiveResult: Sendable {
     public var pipeline = ImagePipeline.Stats()
     /// Wall-clock seconds from the first request to the last answer.
     public var seconds = 0.0
+    /// Faults the server injected during the run, by `FaultKind.rawValue`.
+    public var faultsInjected: [String: Int] = [:]
+    /// Images the pipeline answered with that were not a whole image (`ImageFormat.whole`), from
+    /// any tier: every answer is checked, and anything but 0 is a bug.
+    public var notWhole = 0
 
     public var requestsPerSecond: Double { seconds > 0 ? Double(run.requests) / seconds : 0 }
     /// Requests whose download failed (`run.failures`).
@@ -105,14 +110,18 @@ public enum LiveReplay {
         defer { scratch?.remove() }
         let diskPath = options.diskPath ?? scratch.map { "\($0.path)/images.sqlite" }
         do {
-            let before = try await photoCounts(server: server, baseURL: baseURL)
+            let before = try await serverStats(server: server, baseURL: baseURL)
             var result = try await Driver(
                 trace: trace, client: client, options: options, diskPath: diskPath, serverURL: baseURL,
                 urls: { LiveReplay.origin + objects.path(of: $0) }
             ).run()
-            let after = try await photoCounts(server: server, baseURL: baseURL)
-            result.run.serverRequests = after.requests - before.requests
-            result.run.serverBytes = after.bytes - before.bytes
+            let after = try await serverStats(server: server, baseURL: baseURL)
+            let (photos, photosBefore) = (after.photos, before.photos)
+            result.run.serverRequests = photos.requests - photosBefore.requests
+            result.run.serverBytes = photos.bytes - photosBefore.bytes
+            for (kind, count) in after.faults where count > before.faults[kind, default: 0] {
+                result.faultsInjected[kind] = count - before.faults[kind, default: 0]
+            }
             try await server?.stop()
             return result
         } catch {
@@ -121,23 +130,15 @@ public enum LiveReplay {
         }
     }
 
-    // Photo requests and bytes the server has counted so far.
-    private static func photoCounts(server: FixtureServer?, baseURL: String) async throws -> (requests: Int, bytes: Int)
-    {
-        let stats: FixtureStats
-        if let server {
-            stats = await server.stats()
-        } else {
-            do {
-                let (data, _) = try await URLSession.shared.data(from: URL(string: baseURL + "/stats")!)
-                stats = try JSONDecoder().decode(FixtureStats.self, from: data)
-            } catch {
-                throw LiveReplayError.serverUnreachable(url: baseURL, reason: "\(error)")
-            }
+    // What the server has counted so far.
+    private static func serverStats(server: FixtureServer?, baseURL: String) async throws -> FixtureStats {
+        if let server { return await server.stats() }
+        do {
+            let (data, _) = try await URLSession.shared.data(from: URL(string: baseURL + "/stats")!)
+            return try JSONDecoder().decode(FixtureStats.self, from: data)
+        } catch {
+            throw LiveReplayError.serverUnreachable(url: baseURL, reason: "\(error)")
         }
-        let small = stats[.smallPhoto]
-        let large = stats[.largePhoto]
-        return (small.requests + large.requests, small.bytes + large.bytes)
     }
 }
 
@@ -155,6 +156,7 @@ private struct Driver {
         var outcome: RequestOutcome
         var microseconds: Int
         var error: String?
+        var whole = true
     }
 
     func run() async throws -> LiveResult {
@@ -184,6 +186,10 @@ private struct Driver {
                 outcomes[answer.position] = answer.outcome
                 latencies[answer.outcome, default: LatencyHistogram()].record(microseconds: answer.microseconds)
                 if let message = answer.error { errors.append((answer.position, message)) }
+                if !answer.whole {
+                    result.notWhole += 1
+                    errors.append((answer.position, "request \(answer.position + 1) was answered with a partial image"))
+                }
                 inFlight -= 1
                 finished += 1
                 if finished % 1_000 == 0 { options.progress?(finished, trace.count) }
@@ -229,7 +235,8 @@ private struct Driver {
                     do {
                         let image = try await current.image(for: request)
                         return Answer(
-                            position: position, outcome: image.source, microseconds: issued.microseconds(to: clock.now))
+                            position: position, outcome: image.source, microseconds: issued.microseconds(to: clock.now),
+                            whole: ImageFormat.whole(image.bytes) != nil)
                     } catch {
                         return Answer(
                             position: position, outcome: .failed, microseconds: issued.microseconds(to: clock.now),
@@ -331,4 +338,11 @@ extension ContinuousClock.Instant {
 
 extension Int {
     fileprivate var seconds: Double { Double(self) / 1_000_000 }
+}
+
+extension FixtureStats {
+    /// Photo requests and body bytes, small and large together.
+    fileprivate var photos: (requests: Int, bytes: Int) {
+        (self[.smallPhoto].requests + self[.largePhoto].requests, self[.smallPhoto].bytes + self[.largePhoto].bytes)
+    }
 }

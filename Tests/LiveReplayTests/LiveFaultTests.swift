@@ -91,6 +91,7 @@ struct LiveFaultTests {
             #expect(result.pipeline.failedDownloads == result.failures)
             #expect(result.firstErrors.count == min(5, result.failures))
             #expect(result.pipeline.cancelledDownloads == 0 && result.pipeline.diskWriteFailures == 0)
+            #expect(result.notWhole == 0)
 
             // and every fault that breaks a response failed its request, but for resets that
             // URLSession retried: libcurl resends a GET whose reused connection is reset before any

@@ -27,6 +27,10 @@ import CacheLab
 ///   format); a tier never serves bytes that fail its check. A failed download stores nothing and
 ///   reaches its request as its error.
 /// - **Pins.** A pinned image (a favourite) is never evicted from either tier.
+/// - **Disk faults.** A disk file that cannot be opened throws, or leaves the pipeline running on
+///   memory alone (`ifDiskFails: .runMemoryOnly`, the reason in `diskProblem`), the file untouched.
+///   A disk that stops taking writes (full, read-only) still serves what it holds; a download it
+///   cannot store is served anyway and counted (`Stats.diskWriteFailures`).
 /// - **Time** is an input (`at now:`, ms), as in every tier; the pipeline never reads a clock.
 ///
 /// A relaunch is a new pipeline on the same disk file; app events in between are `perform(_:at:)`.
@@ -108,31 +112,67 @@ public actor ImagePipeline {
         var finished = false
     }
 
+    /// What to do when the disk tier's file cannot be opened.
+    public enum DiskFailure: Sendable {
+        /// Throw the `StoreError`: the app decides.
+        case fail
+        /// Run with the memory tier alone and say why in `diskProblem`. The file is left as it
+        /// was (a file that is not a store, or is a newer build's, is neither read nor rewritten).
+        case runMemoryOnly
+    }
+
+    /// Why the client's disk tier is not running (`DiskFailure.runMemoryOnly`), or nil when it is
+    /// (or the client has none). Show it as a warning: images still load, but nothing persists.
+    public nonisolated let diskProblem: StoreError?
+
     /// Opens the client's tiers: memory empty, disk (if the client has one) from the SQLite file at
     /// `diskPath`, its eviction order rebuilt and expired entries swept at `now`. Without a
     /// `client`, the tuned defaults (`ClientConfiguration.recommended`).
     ///
-    /// - Parameter expectedCount: entries the memory tier is sized for up front.
+    /// - Parameters:
+    ///   - expectedCount: entries the memory tier is sized for up front.
+    ///   - ifDiskFails: whether a disk file that cannot be opened (not SQLite, a newer schema, no
+    ///     permission) throws or leaves the pipeline running memory-only.
     /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
-    ///   `StoreError` if the disk file cannot be opened.
+    ///   `StoreError` if the disk file cannot be opened and `ifDiskFails` is `.fail`.
     public init(
         client: ClientConfiguration = .recommended, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
-        expectedCount: Int = 1_024
+        expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail
+    ) throws {
+        guard client.diskLimits != nil else {
+            try self.init(client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount)
+            return
+        }
+        guard let diskPath else { preconditionFailure("ImagePipeline: the client has a disk tier but no disk path") }
+        let store: DiskStore
+        do {
+            store = try DiskStore(path: diskPath)
+        } catch let problem as StoreError where ifDiskFails == .runMemoryOnly {
+            try self.init(
+                client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
+                diskProblem: problem)
+            return
+        }
+        try self.init(client: client, store: store, downloader: downloader, at: now, expectedCount: expectedCount)
+    }
+
+    /// Opens the client's tiers with its disk tier on `store`, already open (nil: no disk tier, or
+    /// `diskProblem` says why not).
+    public init(
+        client: ClientConfiguration = .recommended, store: DiskStore?, downloader: any ImageDownloading, at now: Int64,
+        expectedCount: Int = 1_024, diskProblem: StoreError? = nil
     ) throws {
         try client.requireOnline()
         self.client = client
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
             try client.memory!.policy.makeMemoryTier(configuration: limits, expectedCount: expectedCount)
         }
-        if let limits = client.diskLimits {
-            guard let diskPath else {
-                preconditionFailure("ImagePipeline: the client has a disk tier but no disk path")
-            }
-            disk = try client.disk!.policy.openDiskTier(
-                store: DiskStore(path: diskPath), configuration: limits, at: now)
+        if let limits = client.diskLimits, let store {
+            disk = try client.disk!.policy.openDiskTier(store: store, configuration: limits, at: now)
         } else {
             disk = nil
         }
+        self.diskProblem = client.diskLimits == nil ? nil : diskProblem
         self.downloader = downloader
     }
 

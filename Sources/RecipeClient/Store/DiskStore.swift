@@ -143,7 +143,7 @@ public final class DiskStore {
     }
 
     /// The bytes stored under `url` if their length and checksum match, recording the access at
-    /// `now`; `nil` if absent. A row that fails the check is deleted and `nil` returned.
+    /// `now` (unless the disk is full or read-only); `nil` if absent. A row that fails the check is deleted and `nil` returned.
     public func get(url: String, at now: Int64) throws -> [UInt8]? {
         let row = try selectImage.query(.text(url)) { row in
             (bytes: row.blob(at: 0), size: row.int64(at: 1), checksum: row.int64(at: 2))
@@ -154,7 +154,11 @@ public final class DiskStore {
             corruptionsFound += 1
             return nil
         }
-        try touchImage.execute(.text(url), .integer(now), .integer(takeUse()))
+        do {
+            try touchImage.execute(.text(url), .integer(now), .integer(takeUse()))
+        } catch let error as StoreError where error.refusesWrites {
+            // A full or read-only disk still serves what it holds; only this use goes unrecorded.
+        }
         return row.bytes
     }
 

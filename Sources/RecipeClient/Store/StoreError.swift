@@ -27,6 +27,14 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The disk is full or the store read-only: reads still work, writes do not.
+    public var refusesWrites: Bool {
+        switch self {
+        case .diskFull, .readOnly: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotOpen(let path, let code, let message):
