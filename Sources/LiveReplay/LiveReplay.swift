@@ -116,9 +116,8 @@ public enum LiveReplay {
                 urls: { LiveReplay.origin + objects.path(of: $0) }
             ).run()
             let after = try await serverStats(server: server, baseURL: baseURL)
-            let (photos, photosBefore) = (after.photos, before.photos)
-            result.run.serverRequests = photos.requests - photosBefore.requests
-            result.run.serverBytes = photos.bytes - photosBefore.bytes
+            result.run.serverRequests = after.photos.requests - before.photos.requests
+            result.run.serverBytes = after.photos.bytes - before.photos.bytes
             for (kind, count) in after.faults where count > before.faults[kind, default: 0] {
                 result.faultsInjected[kind] = count - before.faults[kind, default: 0]
             }

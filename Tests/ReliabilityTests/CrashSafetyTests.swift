@@ -25,7 +25,9 @@ struct CrashSafetyTests {
         /// writing when it died, or had written.
         var killsAfterChanges = 0
         var store = StoreCheck()
-        var failures: [String] { store.failures }
+        /// Runs that failed on their own (not killed, not finished cleanly).
+        var runFailures: [String] = []
+        var failures: [String] { runFailures + store.failures }
     }
 
     @Test func aLiveReplayKilledAtRandomPointsLeavesAStoreThatOpensIsWholeAndResumes() async throws {
@@ -66,7 +68,7 @@ struct CrashSafetyTests {
                 started = ContinuousClock.now
                 let clean = try ChildProcess(cachelab: arguments)
                 guard case .exited(0) = clean.wait() else {
-                    report.store.failures.append("the \(run) run failed: \(clean.standardError)")
+                    report.runFailures.append("the \(run) run failed: \(clean.standardError)")
                     return report
                 }
             }
@@ -82,7 +84,7 @@ struct CrashSafetyTests {
                 switch end {
                 case .signalled(SIGKILL): report.kills += 1
                 case .exited(0): report.completed += 1
-                default: report.store.failures.append("run \(report.kills + 1) \(end): \(child.standardError)")
+                default: report.runFailures.append("run \(report.kills + 1) \(end): \(child.standardError)")
                 }
                 let now = try report.store.run(store, after: "kill \(report.kills)")
                 if now != last, end == .signalled(SIGKILL) { report.killsAfterChanges += 1 }
@@ -92,11 +94,11 @@ struct CrashSafetyTests {
             let final = try ChildProcess(cachelab: arguments)
             let end = final.wait()
             if end != .exited(0) {
-                report.store.failures.append("the run after the kills \(end): \(final.standardError)")
+                report.runFailures.append("the run after the kills \(end): \(final.standardError)")
             }
             _ = try report.store.run(store, after: "the last run")
         } catch {
-            report.store.failures.append("\(error)")
+            report.runFailures.append("\(error)")
         }
         return report
     }

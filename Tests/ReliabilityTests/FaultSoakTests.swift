@@ -21,6 +21,8 @@ struct FaultSoakTests {
         var samples: [Int] = []
         var peak = 0
         var store = StoreCheck()
+        /// What went wrong before the store could be checked (a failed generate, an error).
+        var runFailures: [String] = []
     }
 
     @Test func tenPercentFaultsOfEveryKindLeaveNothingPartialAndMemoryFlat() async throws {
@@ -44,6 +46,7 @@ struct FaultSoakTests {
         let soak = await onOwnThread { [generate] in Self.soak(arguments: arguments, store: store, generate: generate) }
 
         // Then the run finished, and the replay found every answer whole (it exits 1 otherwise)
+        #expect(soak.runFailures.isEmpty, "\(soak.runFailures)")
         #expect(soak.end == .exited(0), "\(soak.standardError)")
         let requests = Int(soak.csv["requests"] ?? "") ?? 0
         let misses = Int(soak.csv["misses"] ?? "") ?? 0
@@ -90,7 +93,7 @@ struct FaultSoakTests {
             if let generate {
                 let generator = try ChildProcess(cachelab: generate)
                 guard case .exited(0) = generator.wait() else {
-                    soak.store.failures.append("trace generate failed: \(generator.standardError)")
+                    soak.runFailures.append("trace generate failed: \(generator.standardError)")
                     return soak
                 }
             }
@@ -111,7 +114,7 @@ struct FaultSoakTests {
             }
             _ = try soak.store.run(store, after: "the soak")
         } catch {
-            soak.store.failures.append("\(error)")
+            soak.runFailures.append("\(error)")
         }
         return soak
     }
