@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
         .library(name: "LiveReplay", targets: ["LiveReplay"]),
         .executable(name: "cachelab", targets: ["CacheLabCLI"]),
+        .executable(name: "cachelab-fuzz", targets: ["CacheLabFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -60,6 +61,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the fuzzers check of any input (trace files, recipe JSON), shared by the fuzzer
+        // and the corpus test.
+        .target(
+            name: "CacheLabFuzzing",
+            dependencies: ["CacheLab", "RecipeClient"]
+        ),
+        // libFuzzer's entry point when built by scripts/fuzz; otherwise a corpus runner.
+        .executableTarget(
+            name: "CacheLabFuzz",
+            dependencies: ["CacheLabFuzzing"]
+        ),
         .testTarget(
             name: "CacheLabTests",
             dependencies: [
@@ -78,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer", "CacheLabTestSupport",
+                "FixtureServer", "CacheLab", "CacheLabTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -88,7 +100,7 @@ let package = Package(
         // Crashes, faults and hostile clients, against the `cachelab` executable as a child process.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["CacheLab", "RecipeClient", "FixtureServer", "CacheLabTestSupport"]
+            dependencies: ["CacheLab", "RecipeClient", "FixtureServer", "CacheLabFuzzing", "CacheLabTestSupport"]
         ),
         // What several test targets share: HTTP over plain sockets, `cachelab` as a child process.
         .target(name: "CacheLabTestSupport", path: "Tests/TestSupport"),

@@ -1,4 +1,4 @@
-import Synchronization
+import CacheLab
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +13,7 @@ final class ProgressBar: Sendable {
     private let enabled: Bool
     private let started = Output.monotonicSeconds()
     /// The last time the bar was drawn, to draw at most ten times a second.
-    private let lastDrawn = Mutex<Double>(0)
+    private let lastDrawn = Locked<Double>(0)
 
     init(_ title: String, enabled: Bool = ProgressBar.onTerminal) {
         self.title = title

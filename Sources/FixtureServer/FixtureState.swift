@@ -1,6 +1,5 @@
 import CacheLab
 import Hummingbird
-import Synchronization
 
 /// The fixture server's mutable state, shared by all connections: the request counter that
 /// drives every random draw, the stats, and bodies rendered once and kept.
@@ -27,7 +26,7 @@ final class FixtureState: Sendable {
     let clock: any Clock<Duration>
     /// `Cache-Control` of lists and photos, made once.
     let cacheControl: String
-    private let mutable: Mutex<Mutable>
+    private let mutable: Locked<Mutable>
 
     private struct Mutable {
         var requestNumber: UInt64 = 0
@@ -42,7 +41,7 @@ final class FixtureState: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.cacheControl = "public, max-age=\(configuration.maxAge)"
-        self.mutable = Mutex(Mutable(baseURL: Self.baseURL(host: configuration.host, port: configuration.port)))
+        self.mutable = Locked(Mutable(baseURL: Self.baseURL(host: configuration.host, port: configuration.port)))
     }
 
     /// `http://host:port`, with an IPv6 host in brackets and a wildcard host as 127.0.0.1.

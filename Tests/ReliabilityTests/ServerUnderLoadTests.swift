@@ -1,6 +1,6 @@
+import CacheLab
 import CacheLabTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -72,7 +72,7 @@ struct ServerUnderLoadTests {
                 // 100 connections that send a request head a header line at a time and never end it
                 let slow = (0..<100).compactMap { _ in RawConnection(port: served.port) }
                 for connection in slow { connection.send("GET /recipes.json HTTP/1.1\r\nHost: 127.0.0.1\r\n") }
-                let done = Mutex(false)
+                let done = Locked(false)
                 let descriptors = slow.map(\.descriptor)
                 let stopped = DispatchSemaphore(value: 0)
                 let dribbler = Thread {

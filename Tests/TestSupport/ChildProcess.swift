@@ -7,6 +7,9 @@ import Foundation
 /// The `cachelab` executable of this build, run as a child process: for what only another
 /// process shows (a SIGKILL mid-write, a server's own memory). Blocking: call it from
 /// `onOwnThread`.
+///
+/// Started with `posix_spawn` rather than Foundation's `Process`: `Process.run` lists
+/// `/proc/self/fd` reading past the end of a buffer, which AddressSanitizer stops the tests for.
 public final class ChildProcess {
     /// How the child ended.
     public enum End: Equatable, Sendable, CustomStringConvertible {
@@ -21,57 +24,97 @@ public final class ChildProcess {
         }
     }
 
-    private let process = Process()
-    private let output = Pipe()
+    public let pid: pid_t
+    /// The read end of the child's stdout.
+    private let output: FileHandle
     private let errorFile: URL
+    /// Set once the child has been reaped.
+    private var end: End?
 
     /// Starts `cachelab arguments...`, its stdout readable line by line, its stderr kept in a file.
     public init(cachelab arguments: [String]) throws {
-        process.executableURL = try Self.cachelab()
-        process.arguments = arguments
-        process.standardOutput = output
+        let executable = try Self.cachelab().path
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-child-\(UUID()).err")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        try process.run()
+        // Close-on-exec, so that no other child started meanwhile inherits the write end and
+        // keeps this child's stdout open after it exits; the `dup2` onto fd 1 clears the flag.
+        // (`pipe2`, which sets it atomically, is not imported without _GNU_SOURCE.)
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw ChildProcessError("pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addopen(
+            &actions, STDERR_FILENO, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        close(ends[1])
+        guard status == 0 else {
+            close(ends[0])
+            throw ChildProcessError("posix_spawn \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+        output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if end == nil {
+            kill(pid, SIGKILL)
+            _ = reap(blocking: true)
+        }
         try? FileManager.default.removeItem(at: errorFile)
     }
-
-    public var pid: Int32 { process.processIdentifier }
 
     /// The first line the child writes to stdout (a server's URL), or nil if it closes stdout first.
     public func firstLine() -> String? {
         var line: [UInt8] = []
         while true {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            let byte = output.readData(ofLength: 1)
             guard let first = byte.first else { return nil }
             if first == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
             line.append(first)
         }
     }
 
-    /// Sends `signal` to the child.
+    /// Sends `signal` to the child (nothing once it has been reaped).
     public func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        if end == nil { kill(pid, signal) }
     }
 
     /// What the child wrote to stdout after `firstLine()`, once `wait()` has returned.
     public private(set) var standardOutput = ""
 
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { reap(blocking: false) == nil }
 
     /// Waits for the child to end, reading the rest of its stdout (so that it never blocks on a
     /// full pipe) into `standardOutput`.
     @discardableResult
     public func wait() -> End {
-        standardOutput = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
-            ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
+        standardOutput = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
+        // Only nil if waitpid fails, which for our own unreaped child it cannot.
+        return reap(blocking: true) ?? .exited(-1)
+    }
+
+    /// How the child ended, reaping it if it has; nil while it runs (or if `waitpid` fails).
+    private func reap(blocking: Bool) -> End? {
+        if let end { return end }
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+            if reaped == -1 && errno == EINTR { continue }
+            guard reaped == pid else { return nil }
+            break
+        }
+        // The <sys/wait.h> macros, which Swift does not import: the low 7 bits are the signal
+        // that ended the child (0 if it exited), the next 8 its exit status.
+        let signal = status & 0x7f
+        end = signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+        return end
     }
 
     /// What the child wrote to stderr.

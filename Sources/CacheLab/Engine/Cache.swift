@@ -150,6 +150,14 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private let expiryLinks = SlotLinks()
     private var expiryOrder = SlotList()
 
+    /// When an entry used or inserted at `now` expires: `now + ttl`, or the last representable
+    /// time when that is past it (a huge `--ttl`, or a trace with huge times).
+    @inline(__always)
+    private static func expiry(at now: Int64, ttl: Int64) -> Int64 {
+        let (sum, overflow) = now.addingReportingOverflow(ttl)
+        return overflow ? .max : sum
+    }
+
     init(configuration: CacheConfiguration, expectedCount: Int) {
         self.configuration = configuration
         self.lowWaterMark = configuration.lowWaterMark
@@ -180,7 +188,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
                 return nil
             }
             if configuration.ttlMode == .sliding {
-                entries[slot].expiry = now + ttl
+                entries[slot].expiry = Self.expiry(at: now, ttl: ttl)
                 expiryOrder.moveToTail(slot, in: expiryLinks)
             }
         }
@@ -213,7 +221,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         values[slot] = value
         totalCost += cost
         if let ttl = configuration.ttl {
-            entries[slot] = Entry(key: key, cost: cost, expiry: now + ttl)
+            entries[slot] = Entry(key: key, cost: cost, expiry: Self.expiry(at: now, ttl: ttl))
             expiryOrder.append(slot, in: expiryLinks)
         } else {
             entries[slot] = Entry(key: key, cost: cost, expiry: 0)

@@ -30,7 +30,7 @@ public enum ParallelSweep {
     ) -> [Result] {
         guard count > 0 else { return [] }
         let next = Atomic<Int>(0)
-        let state = Mutex<(results: [Result?], finished: Int)>((Array(repeating: nil, count: count), 0))
+        let state = Locked<(results: [Result?], finished: Int)>((Array(repeating: nil, count: count), 0))
         let threads = min(max(workers, 1), count)
         @Sendable func work() {
             while true {

@@ -180,6 +180,8 @@ extension Trace {
         var total = 0
         for size in sizes { total &+= size }
         let mean = max(total / count, 1)
-        return min(limits.capacity / mean * 2, distinct) + 16
+        // min(fit × 2, distinct) without computing fit × 2, which a huge capacity overflows.
+        let fit = limits.capacity / mean
+        return (fit > distinct / 2 ? distinct : fit * 2) + 16
     }
 }

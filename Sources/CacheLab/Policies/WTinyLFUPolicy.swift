@@ -66,7 +66,10 @@ public struct WTinyLFUPolicy: EvictionPolicy {
         mainLimit = capacity - windowLimit
         probationLimit = Int(1.0 / 5.0 * Double(mainLimit))
         protectedLimit = Int(4.0 / 5.0 * Double(mainLimit))
-        decayPeriod = 32 * mainLimit
+        // A capacity past 2⁵⁸ would overflow 32 × mainLimit; no trace gets that far, so it
+        // never decays.
+        let (period, overflow) = mainLimit.multipliedReportingOverflow(by: 32)
+        decayPeriod = overflow ? .max : period
         sketch = FrequencySketch(entries: mainLimit, maximumWidth: Self.maximumSketchWidth)
     }
 

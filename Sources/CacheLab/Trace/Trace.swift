@@ -38,6 +38,11 @@ public struct Trace: Sendable, Equatable {
         self.keyNames = keyNames
     }
 
+    /// The largest object a trace may hold, in bytes: 4 GiB − 1, the most libCacheSim's binary
+    /// format can hold. Readers refuse larger sizes, so that the sum of a trace's sizes fits in
+    /// 64 bits for any trace that fits in memory (2³¹ requests at this size still do).
+    public static let largestSize = Int(UInt32.max)
+
     /// The number of requests (events are not requests).
     public var count: Int { keys.count }
 

@@ -78,10 +78,13 @@ extension TraceReader {
         }
         var size = 1
         if spec.size != nil {
-            guard let value = unsignedInteger(ranges.size, in: base), value <= UInt64(Int.max) else {
+            guard let value = unsignedInteger(ranges.size, in: base) else {
                 throw .malformedLine(
                     file: file, line: line,
                     reason: "size \(quoted(ranges.size, in: base)) is not a non-negative integer of bytes")
+            }
+            guard value <= Trace.largestSize else {
+                throw .malformedLine(file: file, line: line, reason: tooLarge(ranges.size, in: base))
             }
             // libCacheSim's reader skips requests of size 0.
             guard value > 0 else {

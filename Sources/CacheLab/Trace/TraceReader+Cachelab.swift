@@ -90,11 +90,20 @@ extension TraceReader {
                     throw .malformedLine(
                         file: file, line: number, reason: "key \(quoted(key, in: base)) holds a double quote")
                 }
+                // A line ends at \n (or \r\n); a lone \r inside one is no key the writer could
+                // write back.
+                guard memchr(base.baseAddress! + key.lowerBound, Int32(UInt8(ascii: "\r")), key.count) == nil else {
+                    throw .malformedLine(
+                        file: file, line: number, reason: "key \(quoted(key, in: base)) holds a carriage return")
+                }
                 let sizeField = trimmed(fields.size, in: base)
-                guard let size = unsignedInteger(sizeField, in: base), size > 0, size <= UInt64(Int.max) else {
+                guard let size = unsignedInteger(sizeField, in: base), size > 0 else {
                     throw .malformedLine(
                         file: file, line: number,
                         reason: "size \(quoted(sizeField, in: base)) is not a positive integer of bytes")
+                }
+                guard size <= Trace.largestSize else {
+                    throw .malformedLine(file: file, line: number, reason: tooLarge(sizeField, in: base))
                 }
                 let id = try interner.intern(key, in: base, file: file, line: number)
                 trace.append(time: time, key: id, size: Int(size))

@@ -243,6 +243,11 @@ extension TraceReader {
         isDigits(range, in: base) ? "does not fit in 64 bits" : "is not an unsigned integer"
     }
 
+    /// Why the size in `range`, an integer, is refused, as the end of a sentence.
+    static func tooLarge(_ range: Range<Int>, in base: UnsafeBufferPointer<UInt8>) -> String {
+        "size \(quoted(range, in: base)) is larger than \(Trace.largestSize) bytes (4 GiB), the largest object a trace may hold"
+    }
+
     /// The time in `range`, given in seconds with up to 3 decimals (`86400`, `86400.5`), as
     /// milliseconds, computed exactly without floating point. `nil` when malformed or too large.
     @inline(__always)

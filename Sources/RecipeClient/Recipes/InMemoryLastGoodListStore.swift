@@ -1,9 +1,9 @@
-import Synchronization
+import CacheLab
 
 /// A `LastGoodListStore` in memory: survives a new list model, not a new process.
 /// For tests, and for runs that need no persistence.
 public final class InMemoryLastGoodListStore: LastGoodListStore, Sendable {
-    private let saved = Mutex<(json: [UInt8], at: Int64)?>(nil)
+    private let saved = Locked<(json: [UInt8], at: Int64)?>(nil)
 
     public init(json: [UInt8]? = nil, at now: Int64 = 0) {
         if let json {

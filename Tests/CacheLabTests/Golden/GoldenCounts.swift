@@ -196,10 +196,14 @@ struct GoldenCountsTests {
 
 /// On the first failing row, prints every row's expected and actual counts as a Markdown table.
 private enum FailureTable {
-    private static let printed = LockedFlag()
+    private static let printed = Locked(false)
 
     static func printOnce() {
-        guard printed.setOnce() else {
+        let first = printed.withLock { printed in
+            defer { printed = true }
+            return !printed
+        }
+        guard first else {
             return
         }
         var lines = [
@@ -215,21 +219,5 @@ private enum FailureTable {
                     + "\(row.policy.rawValue) | \(row.misses) | \(actual.map(String.init) ?? "-") | \(diff) |")
         }
         print(lines.joined(separator: "\n"))
-    }
-}
-
-/// A flag that only the first caller of `setOnce()` sees unset.
-private final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-
-    func setOnce() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if isSet {
-            return false
-        }
-        isSet = true
-        return true
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CacheLab
@@ -175,7 +174,7 @@ enum MRCCommandRange {
 
 /// Progress calls, collected from whichever worker made them.
 final class ProgressLog: Sendable {
-    private let log = Mutex<[(Int, Int)]>([])
+    private let log = Locked<[(Int, Int)]>([])
     func record(_ finished: Int, _ total: Int) { log.withLock { $0.append((finished, total)) } }
     var values: [(Int, Int)] { log.withLock { $0 } }
 }

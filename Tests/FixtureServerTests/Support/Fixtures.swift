@@ -1,5 +1,5 @@
+import CacheLab
 import Foundation
-import Synchronization
 
 @testable import FixtureServer
 
@@ -35,7 +35,7 @@ final class RecordingClock: Clock, Sendable {
         static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
-    private let state = Mutex<(now: Duration, sleeps: [Duration])>((.zero, []))
+    private let state = Locked<(now: Duration, sleeps: [Duration])>((.zero, []))
 
     var now: Instant { Instant(offset: state.withLock { $0.now }) }
     var minimumResolution: Duration { .zero }

@@ -1,8 +1,8 @@
-import Synchronization
+import CacheLab
 
 /// Stands in for `Task.sleep`: records each requested delay and returns at once.
 final class SleepRecorder: Sendable {
-    private let recorded = Mutex<[Duration]>([])
+    private let recorded = Locked<[Duration]>([])
 
     var delays: [Duration] {
         recorded.withLock { $0 }

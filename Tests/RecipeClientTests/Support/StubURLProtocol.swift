@@ -1,3 +1,4 @@
+import CacheLab
 import Foundation
 import Synchronization
 
@@ -23,7 +24,7 @@ enum StubReply: Sendable {
 /// script gets 404. Requests are counted per path.
 final class StubServer: Sendable {
     let host: String
-    private let paths = Mutex<[String: (script: [StubReply], requests: Int)]>([:])
+    private let paths = Locked<[String: (script: [StubReply], requests: Int)]>([:])
     private static let nextID = Atomic<Int>(0)
 
     init() {
@@ -72,7 +73,7 @@ final class StubServer: Sendable {
 /// Answers requests for `StubServer` hosts from their scripts, inside URLSession's own loading
 /// machinery (registered through `URLSessionConfiguration.protocolClasses`).
 final class StubURLProtocol: URLProtocol {
-    private static let servers = Mutex<[String: StubServer]>([:])
+    private static let servers = Locked<[String: StubServer]>([:])
 
     static func register(_ server: StubServer) {
         servers.withLock { $0[server.host] = server }
