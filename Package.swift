@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "RecipeClient", targets: ["RecipeClient"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
         .library(name: "LiveReplay", targets: ["LiveReplay"]),
+        // What an iOS app adds to record its image cache's lookups (Foundation only).
+        .library(name: "CacheLabRecorder", targets: ["CacheLabRecorder"]),
         .executable(name: "cachelab", targets: ["CacheLabCLI"]),
         .executable(name: "cachelab-fuzz", targets: ["CacheLabFuzz"]),
     ],
@@ -25,20 +27,26 @@ let package = Package(
         // It imports no server, CLI framework, SQLite or networking.
         .target(
             name: "CacheLab",
-            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["CacheLabLocking", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
+        // A value behind a pthread mutex (which ThreadSanitizer sees, unlike Synchronization's
+        // Mutex on Linux): shared by every target, the Foundation-only recorder included.
+        .target(name: "CacheLabLocking"),
         // The system SQLite library (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Records an app's image-cache lookups and events as a cachelab trace. Foundation (and a
+        // pthread mutex) only, so an iOS app can depend on it.
+        .target(name: "CacheLabRecorder", dependencies: ["CacheLabLocking"]),
         // The real client's core: recipes, their list states, the image pipeline and its tiers.
         .target(
             name: "RecipeClient",
-            dependencies: ["CacheLab", "CSQLite"]
+            dependencies: ["CacheLab", "CacheLabLocking", "CacheLabRecorder", "CSQLite"]
         ),
         // A local server that imitates the recipe API (Hummingbird).
         .target(
             name: "FixtureServer",
             dependencies: [
-                "CacheLab",
+                "CacheLab", "CacheLabLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -49,13 +57,15 @@ let package = Package(
         // Replays a trace through the real client's image pipeline against a fixture server.
         .target(
             name: "LiveReplay",
-            dependencies: ["CacheLab", "RecipeClient", "FixtureServer"]
+            dependencies: ["CacheLab", "CacheLabRecorder", "RecipeClient", "FixtureServer"]
         ),
         // The thin command-line front end.
         .executableTarget(
             name: "CacheLabCLI",
             dependencies: [
                 "CacheLab",
+                "CacheLabLocking",
+                "CacheLabRecorder",
                 "FixtureServer",
                 "LiveReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -75,22 +85,26 @@ let package = Package(
         .testTarget(
             name: "CacheLabTests",
             dependencies: [
-                "CacheLab", "CacheLabCLI", "FixtureServer",
+                "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
+            name: "CacheLabRecorderTests",
+            dependencies: ["CacheLabRecorder", "CacheLab"]
+        ),
+        .testTarget(
             name: "RecipeClientTests",
-            dependencies: ["RecipeClient", "CacheLab", "FixtureServer"]
+            dependencies: ["RecipeClient", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "FixtureServer"]
         ),
         .testTarget(
             name: "LiveReplayTests",
-            dependencies: ["LiveReplay", "CacheLab", "RecipeClient", "FixtureServer"]
+            dependencies: ["LiveReplay", "CacheLab", "CacheLabRecorder", "RecipeClient", "FixtureServer"]
         ),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer", "CacheLab", "CacheLabTestSupport",
+                "FixtureServer", "CacheLabLocking", "CacheLabTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -100,7 +114,10 @@ let package = Package(
         // Crashes, faults and hostile clients, against the `cachelab` executable as a child process.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["CacheLab", "RecipeClient", "FixtureServer", "CacheLabFuzzing", "CacheLabTestSupport"]
+            dependencies: [
+                "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer", "CacheLabFuzzing",
+                "CacheLabTestSupport",
+            ]
         ),
         // What several test targets share: HTTP over plain sockets, `cachelab` as a child process.
         .target(name: "CacheLabTestSupport", path: "Tests/TestSupport"),

@@ -18,6 +18,7 @@ let package = Package(
             name: "CacheLabBenchmarks",
             dependencies: [
                 .product(name: "CacheLab", package: "cachelab"),
+                .product(name: "CacheLabRecorder", package: "cachelab"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CacheLabBenchmarks",

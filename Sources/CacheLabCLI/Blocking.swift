@@ -1,4 +1,4 @@
-import CacheLab
+import CacheLabLocking
 import Dispatch
 
 /// Runs `body` on the concurrency pool and waits for it here: the root command is synchronous

@@ -49,6 +49,12 @@ struct LiveRunOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "seconds"))
     var timeout = 30.0
 
+    @Option(
+        help: ArgumentHelp(
+            "Record the run as an app's TraceRecorder would, into this folder (then `cachelab trace import FOLDER`).",
+            valueName: "folder"))
+    var record: String?
+
     func validate() throws {
         if let speed, !(speed > 0) { throw ValidationError("--speed must be greater than 0, e.g. 10") }
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 32") }
@@ -81,7 +87,7 @@ struct LiveRunOptions: ParsableArguments {
     /// Whether any live-only option was given (they need --mode live).
     var isSet: Bool {
         server != nil || speed != nil || concurrency != 32 || store != nil || faultRate != 0 || faults != "all"
-            || serverLatency != 0 || serverSeed != 1 || timeout != 30
+            || serverLatency != 0 || serverSeed != 1 || timeout != 30 || record != nil
     }
 }
 

@@ -1,4 +1,4 @@
-import CacheLab
+import CacheLabLocking
 
 #if canImport(Glibc)
     import Glibc

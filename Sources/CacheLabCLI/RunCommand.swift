@@ -1,5 +1,7 @@
 import ArgumentParser
 import CacheLab
+import CacheLabRecorder
+import Foundation
 import LiveReplay
 
 struct RunCommand: ParsableCommand {
@@ -55,7 +57,10 @@ struct RunCommand: ParsableCommand {
             valueName: "ratio"))
     var trimRatio: Double?
 
-    @Option(help: ArgumentHelp("Trace file to replay (default: the built-in recipe-list scenario).", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Trace file, or a recording's folder, to replay (default: the built-in recipe-list scenario).",
+            valueName: "path"))
     var trace: String?
 
     @OptionGroup var reading: TraceReadingOptions
@@ -246,7 +251,17 @@ struct RunCommand: ParsableCommand {
         if live.store != nil, configurations.count > 1 {
             throw CLIError("--store keeps one run's disk tier; this asks for \(configurations.count) runs")
         }
+        if live.record != nil, configurations.count > 1 {
+            throw CLIError("--record records one run; this asks for \(configurations.count) runs")
+        }
         var options = try live.options()
+        if let folder = live.record {
+            do {
+                options.recorder = try TraceRecorder(directory: URL(fileURLWithPath: folder))
+            } catch {
+                throw CLIError("\(error)")
+            }
+        }
         options.progress = { finished, total in
             if finished % 10_000 == 0 { Output.status("  \(finished) of \(total) requests") }
         }
@@ -272,6 +287,12 @@ struct RunCommand: ParsableCommand {
             }
             notWhole += measured.notWhole
             results.append(measured.run)
+        }
+        if let recorder = options.recorder {
+            let summary = try waitFor { try await recorder.close() }
+            Output.status(
+                "recorded \(summary.records) lookups and events in \(summary.parts.count) part\(summary.parts.count == 1 ? "" : "s") in \(recorder.directory.path)"
+            )
         }
         try emit(results)
         if notWhole > 0 {

@@ -29,6 +29,14 @@ enum TraceLoading {
         do {
             let spec = try columns.map { text throws(TraceError) in try CSVColumns(parsing: text) }
             let start = Output.monotonicSeconds()
+            if Recording.isFolder(path) && format == nil && spec == nil {
+                // A recording's folder (`cachelab trace import` checks and merges it the same way).
+                let recording = try Recording.read(path: path)
+                Output.status(
+                    "read \(recording.trace.count) requests from the \(recording.parts.count) parts of the recording \(path)"
+                )
+                return recording.trace
+            }
             let trace = try TraceReader.read(path: path, format: format, columns: spec)
             let seconds = Output.monotonicSeconds() - start
             Output.status("read \(trace.count) requests from \(path) in \(Report.decimal(seconds, places: 2)) s")

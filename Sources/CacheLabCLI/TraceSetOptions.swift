@@ -6,7 +6,9 @@ import CacheLab
 struct TraceSetOptions: ParsableArguments {
     @Option(
         name: .customLong("trace"),
-        help: ArgumentHelp("A trace file; repeat for several (default: the scroll scenarios).", valueName: "path"))
+        help: ArgumentHelp(
+            "A trace file or a recording's folder; repeat for several (default: the scroll scenarios).",
+            valueName: "path"))
     var traces: [String] = []
 
     @Option(

@@ -1,4 +1,5 @@
 import CacheLab
+import CacheLabLocking
 import Hummingbird
 
 /// The fixture server's mutable state, shared by all connections: the request counter that

@@ -1,4 +1,5 @@
 import CacheLab
+import CacheLabRecorder
 import FixtureServer
 import Foundation
 import RecipeClient
@@ -27,6 +28,10 @@ public struct LiveOptions: Sendable {
     public var diskPath: String?
     /// Called now and then with the requests finished and the total.
     public var progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)?
+    /// Records the run as an app would: the pipeline records each request it serves, the replay
+    /// each event of the trace once the requests before it are answered (`cachelab run --mode
+    /// live --record FOLDER`). Close it after the run.
+    public var recorder: TraceRecorder?
 
     public init() {}
 }
@@ -171,7 +176,8 @@ private struct Driver {
         let expected = trace.expectedEntries(under: client.memoryLimits ?? client.diskLimits!)
         func open(at now: Int64) throws -> ImagePipeline {
             try ImagePipeline(
-                client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expected)
+                client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expected,
+                recorder: options.recorder)
         }
         var pipeline = try open(at: firstTime)
         var counters = TierCounters()
@@ -202,6 +208,11 @@ private struct Driver {
                     let event = trace.events[nextEvent]
                     nextEvent += 1
                     let actions = lifecycle.actions(for: event)
+                    if let recorder = options.recorder {
+                        // After the requests before it are served (and so recorded).
+                        await drain()
+                        recorder.recordEvent(TraceRecorder.Event(event.kind), at: event.time)
+                    }
                     guard !actions.isEmpty else { continue }
                     await drain()
                     for action in actions {
@@ -343,5 +354,17 @@ extension FixtureStats {
     /// Photo requests and body bytes, small and large together.
     fileprivate var photos: (requests: Int, bytes: Int) {
         (self[.smallPhoto].requests + self[.largePhoto].requests, self[.smallPhoto].bytes + self[.largePhoto].bytes)
+    }
+}
+
+extension TraceRecorder.Event {
+    /// The recorder's name for a trace event: the same word.
+    init(_ kind: TraceEvent.Kind) {
+        switch kind {
+        case .relaunch: self = .relaunch
+        case .background: self = .background
+        case .foreground: self = .foreground
+        case .memoryWarning: self = .memoryWarning
+        }
     }
 }

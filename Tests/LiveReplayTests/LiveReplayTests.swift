@@ -1,4 +1,5 @@
 import CacheLab
+import CacheLabRecorder
 import Foundation
 import LiveReplay
 import Testing
@@ -62,14 +63,24 @@ struct LiveReplayTests {
     }
 
     @Test(
-        "live outcomes equal simulated outcomes, request by request; client bytes equal server bytes",
+        "live outcomes equal simulated outcomes, request by request; client bytes equal server bytes; the recording of the run is the trace again",
         .tags(.corpus), arguments: corpus)
     func liveMatchesSimulation(path: String) async throws {
         let trace = try TraceReader.read(path: path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
         for client in Self.clients {
             let simulated = Replay.simulate(trace, client: client, outcomes: true)
-            let live = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+            var options = LiveOptions()
+            // The first client's run is recorded, as an app's TraceRecorder would record it.
+            let recorder = client == Self.clients[0] ? try TraceRecorder(directory: folder) : nil
+            options.recorder = recorder
+            let live = try await LiveReplay.run(trace, client: client, options: options)
             let name = "\(trace.name) \(client.name)"
+            if let recorder {
+                try await recorder.close()
+                try Self.expectRecording(at: folder, toReplay: trace, live: live.run)
+            }
             #expect(live.failures == 0, "\(name): \(live.firstErrors)")
             let firstDifference = zip(simulated.outcomes, live.run.outcomes).enumerated().first {
                 $0.element.0 != $0.element.1
@@ -81,6 +92,33 @@ struct LiveReplayTests {
             #expect(live.run.bytesDownloaded == live.serverBytes, "\(name)")
             #expect(live.pipeline.downloads == live.serverRequests, "\(name)")
         }
+    }
+}
+
+extension LiveReplayTests {
+    /// The recording of a live run holds the trace's requests again, in order: the same sizes and
+    /// times, keys that are the same exactly where the trace's are (hashed URLs), the same events,
+    /// and the tiers that served them.
+    static func expectRecording(at folder: URL, toReplay trace: Trace, live: RunResult) throws {
+        let recording = try Recording.read(path: folder.path)
+        let recorded = recording.trace
+        let name = trace.name
+        #expect(recorded.count == trace.count, "\(name)")
+        guard recorded.count == trace.count else { return }
+        #expect(recorded.sizes == trace.sizes, "\(name)")
+        #expect(recorded.times == trace.times, "\(name)")
+        #expect(recorded.events == trace.events, "\(name)")
+        // One recorded key per trace key and one trace key per recorded key: equal up to hashing.
+        var forward: [UInt64: UInt64] = [:]
+        var backward: [UInt64: UInt64] = [:]
+        for (original, hashed) in zip(trace.keys, recorded.keys) {
+            #expect(forward.updateValue(hashed, forKey: original) ?? hashed == hashed, "\(name): key \(original)")
+            #expect(backward.updateValue(original, forKey: hashed) ?? original == original, "\(name): key \(hashed)")
+        }
+        #expect(recording.sources["memory", default: 0] == live.memoryHits, "\(name)")
+        #expect(recording.sources["disk", default: 0] == live.diskHits, "\(name)")
+        #expect(recording.sources["network", default: 0] == live.misses, "\(name)")
+        #expect(recording.droppedPartialLines == 0 && recording.raisedTimes == 0, "\(name)")
     }
 }
 

@@ -1,4 +1,4 @@
-import CacheLab
+import CacheLabLocking
 import CacheLabTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CacheLabLocking
 import Dispatch
 import Synchronization
 

@@ -1,4 +1,5 @@
 import CacheLab
+import CacheLabRecorder
 
 /// Loads images through memory, then disk, then the network, the way a recipe list's rows ask
 /// for their photos: many at once, some coalesced, some cancelled when the row scrolls away.
@@ -32,6 +33,9 @@ import CacheLab
 ///   A disk that stops taking writes (full, read-only) still serves what it holds; a download it
 ///   cannot store is served anyway and counted (`Stats.diskWriteFailures`).
 /// - **Time** is an input (`at now:`, ms), as in every tier; the pipeline never reads a clock.
+/// - **Recording.** Given a `TraceRecorder`, the pipeline records every request it serves — the
+///   URL, the image's size and the tier that answered — in ticket order, at the request's time.
+///   A request that fails or is cancelled is not recorded. App events are the app's to record.
 ///
 /// A relaunch is a new pipeline on the same disk file; app events in between are `perform(_:at:)`.
 public actor ImagePipeline {
@@ -94,6 +98,8 @@ public actor ImagePipeline {
     private let memory: (any ImageTier)?
     private let disk: (any ImageTier)?
     private let downloader: any ImageDownloading
+    /// Records each served request, in ticket order (nil: no recording).
+    private let recorder: TraceRecorder?
     public private(set) var stats = Stats()
 
     private var nextTicket = 0
@@ -137,10 +143,12 @@ public actor ImagePipeline {
     ///   `StoreError` if the disk file cannot be opened and `ifDiskFails` is `.fail`.
     public init(
         client: ClientConfiguration = .recommended, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
-        expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail
+        expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail, recorder: TraceRecorder? = nil
     ) throws {
         guard client.diskLimits != nil else {
-            try self.init(client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount)
+            try self.init(
+                client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
+                recorder: recorder)
             return
         }
         guard let diskPath else { preconditionFailure("ImagePipeline: the client has a disk tier but no disk path") }
@@ -150,17 +158,19 @@ public actor ImagePipeline {
         } catch let problem as StoreError where ifDiskFails == .runMemoryOnly {
             try self.init(
                 client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
-                diskProblem: problem)
+                diskProblem: problem, recorder: recorder)
             return
         }
-        try self.init(client: client, store: store, downloader: downloader, at: now, expectedCount: expectedCount)
+        try self.init(
+            client: client, store: store, downloader: downloader, at: now, expectedCount: expectedCount,
+            recorder: recorder)
     }
 
     /// Opens the client's tiers with its disk tier on `store`, already open (nil: no disk tier, or
     /// `diskProblem` says why not).
     public init(
         client: ClientConfiguration = .recommended, store: DiskStore?, downloader: any ImageDownloading, at now: Int64,
-        expectedCount: Int = 1_024, diskProblem: StoreError? = nil
+        expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil
     ) throws {
         try client.requireOnline()
         self.client = client
@@ -174,6 +184,7 @@ public actor ImagePipeline {
         }
         self.diskProblem = client.diskLimits == nil ? nil : diskProblem
         self.downloader = downloader
+        self.recorder = recorder
     }
 
     /// Makes a request for `url` at `now`, taking the next ticket, and starts its download if no
@@ -289,10 +300,12 @@ public actor ImagePipeline {
         let url = request.url
         let now = request.time
         if let bytes = try memory?.value(forKey: url, at: now) {
+            recorder?.recordLookup(url, size: bytes.count, source: .memory, at: now)
             return LoadedImage(bytes: bytes, source: .memory)
         }
         if let bytes = try disk?.value(forKey: url, at: now) {
             try memory?.insert(bytes, forKey: url, at: now)
+            recorder?.recordLookup(url, size: bytes.count, source: .disk, at: now)
             return LoadedImage(bytes: bytes, source: .disk)
         }
         // Not started early (a tier held the image when it was made, or an earlier request
@@ -305,6 +318,7 @@ public actor ImagePipeline {
             stats.diskWriteFailures += 1
         }
         try memory?.insert(bytes, forKey: url, at: now)
+        recorder?.recordLookup(url, size: bytes.count, source: .network, at: now)
         return LoadedImage(bytes: bytes, source: .network)
     }
 

@@ -1,4 +1,4 @@
-import CacheLab
+import CacheLabLocking
 
 /// A `LastGoodListStore` in memory: survives a new list model, not a new process.
 /// For tests, and for runs that need no persistence.

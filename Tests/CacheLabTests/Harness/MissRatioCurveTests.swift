@@ -1,3 +1,4 @@
+import CacheLabLocking
 import Foundation
 import Testing
 

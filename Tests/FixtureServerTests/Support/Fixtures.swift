@@ -1,4 +1,4 @@
-import CacheLab
+import CacheLabLocking
 import Foundation
 
 @testable import FixtureServer

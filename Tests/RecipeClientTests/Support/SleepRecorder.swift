@@ -1,4 +1,4 @@
-import CacheLab
+import CacheLabLocking
 
 /// Stands in for `Task.sleep`: records each requested delay and returns at once.
 final class SleepRecorder: Sendable {

@@ -15,7 +15,8 @@
 /// tests under `--sanitize=thread` reports only real races. Uncontended, both cost about the same:
 /// one atomic operation to lock and one to unlock.
 ///
-/// This is the one `@unchecked Sendable` type in the sources. Why it is sound: `value` is only
+/// It lives in a target of its own so that every other target can share it, the Foundation-only
+/// recorder included. This is the one `@unchecked Sendable` type in the sources. Why it is sound: `value` is only
 /// read or written inside `withLock`, between `pthread_mutex_lock` and `pthread_mutex_unlock` on a
 /// mutex that lives, at a fixed address, as long as the instance; the closure cannot keep the
 /// `inout` access past its return.
