@@ -93,7 +93,7 @@ enum CacheLabFuzz {
 
     extension CacheLabFuzz {
         /// `LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput)`, found at run time: the
-        /// executable is linked with `--export-dynamic`, and Swift cannot declare a C function
+        /// executable exports it (`--export-dynamic-symbol`), and Swift cannot declare a C function
         /// without a module for it.
         static func runLibFuzzer() -> Never {
             typealias TestOne = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32

@@ -19,6 +19,7 @@ import Foundation
 /// - **Off the caller's path.** A record is formatted into an in-memory buffer under a lock: no
 ///   allocation, no system call. A full buffer is handed to a writer task, which appends it to
 ///   the current part file; parts rotate at `Options.partSize`, and each launch starts a new one.
+///   Records from several threads go to the file in the order they took the lock.
 /// - **Crashes.** Records reach the file a whole buffer at a time, at line boundaries, by
 ///   appending. A crash loses at most the records still buffered (and any buffer the writer had
 ///   not written yet); what is on disk stays as it was, but for a last line that a killed write
@@ -103,11 +104,10 @@ public final class TraceRecorder: Sendable {
 
     deinit {
         // Whatever is buffered still reaches the file: the writer task outlives the recorder.
-        let rest = state.withLock { state in
+        state.withLock { state in
+            if !state.closed && !state.buffer.isEmpty { chunks.yield(state.buffer) }
             state.closed = true
-            return state.buffer
         }
-        if !rest.isEmpty { chunks.yield(rest) }
         chunks.finish()
     }
 
@@ -118,8 +118,8 @@ public final class TraceRecorder: Sendable {
         guard size > 0 else { return }
         var key = key
         let hash = hasher.map { hasher in key.withUTF8 { hasher.hash(UnsafeRawBufferPointer($0)) } }
-        let full = state.withLock { state -> [UInt8]? in
-            guard !state.closed else { return nil }
+        state.withLock { state in
+            guard !state.closed else { return }
             Self.appendTime(time, to: &state)
             if let hash {
                 Self.appendHex(hash, to: &state.buffer)
@@ -132,22 +132,20 @@ public final class TraceRecorder: Sendable {
             state.buffer.append(UInt8(ascii: ","))
             state.buffer.append(contentsOf: source.rawValue.utf8)
             state.buffer.append(UInt8(ascii: "\n"))
-            return Self.takeIfFull(&state, bufferSize: options.bufferSize)
+            handOverIfFull(&state)
         }
-        if let full { chunks.yield(full) }
     }
 
     /// Records an app event at `time` (ms on the app's clock).
     public func recordEvent(_ event: Event, at time: Int64) {
-        let full = state.withLock { state -> [UInt8]? in
-            guard !state.closed else { return nil }
+        state.withLock { state in
+            guard !state.closed else { return }
             Self.appendTime(time, to: &state)
             state.buffer.append(contentsOf: ",,".utf8)
             state.buffer.append(contentsOf: event.rawValue.utf8)
             state.buffer.append(contentsOf: ",\n".utf8)
-            return Self.takeIfFull(&state, bufferSize: options.bufferSize)
+            handOverIfFull(&state)
         }
-        if let full { chunks.yield(full) }
     }
 
     /// Records a `relaunch` when this launch goes on with an earlier recording; call it once,
@@ -158,11 +156,11 @@ public final class TraceRecorder: Sendable {
 
     /// Hands what is buffered to the writer now (say, when the app goes to the background).
     public func flush() {
-        let rest = state.withLock { state -> [UInt8] in
-            defer { state.buffer.removeAll(keepingCapacity: true) }
-            return state.buffer
+        state.withLock { state in
+            guard !state.buffer.isEmpty else { return }
+            chunks.yield(state.buffer)
+            state.buffer.removeAll(keepingCapacity: true)
         }
-        if !rest.isEmpty { chunks.yield(rest) }
     }
 
     /// Writes everything recorded and closes the recording; later records are ignored.
@@ -171,12 +169,12 @@ public final class TraceRecorder: Sendable {
     /// - Throws: `RecorderError.write` if a part could not be written.
     @discardableResult
     public func close() async throws(RecorderError) -> RecordingSummary {
-        let (rest, records, clamped) = state.withLock { state in
+        let (records, clamped) = state.withLock { state in
+            if !state.closed && !state.buffer.isEmpty { chunks.yield(state.buffer) }
             state.closed = true
-            defer { state.buffer = [] }
-            return (state.buffer, state.records, state.clampedTimes)
+            state.buffer = []
+            return (state.records, state.clampedTimes)
         }
-        if !rest.isEmpty { chunks.yield(rest) }
         chunks.finish()
         var summary = try await writer.value.get()
         summary.records = records
@@ -184,15 +182,17 @@ public final class TraceRecorder: Sendable {
         return summary
     }
 
-    // MARK: Formatting, under the lock: appends to a buffer with room reserved, no allocation.
+    // MARK: Under the lock: appends to a buffer with room reserved, no allocation.
 
-    private static func takeIfFull(_ state: inout State, bufferSize: Int) -> [UInt8]? {
+    /// Counts the record just formatted and hands a full buffer to the writer, under the lock:
+    /// buffers reach the writer in the order their records were made, so the file's times never
+    /// go back, whichever threads record.
+    private func handOverIfFull(_ state: inout State) {
         state.records += 1
-        guard state.buffer.count >= bufferSize else { return nil }
-        let full = state.buffer
+        guard state.buffer.count >= options.bufferSize else { return }
+        chunks.yield(state.buffer)
         state.buffer = []
-        state.buffer.reserveCapacity(bufferSize + 1_024)
-        return full
+        state.buffer.reserveCapacity(options.bufferSize + 1_024)
     }
 
     /// Appends `time` as seconds with the decimals it needs, never earlier than the last one.

@@ -7,6 +7,7 @@ import Testing
 /// run as the built binary. The recorder's own files are tested with it, in CacheLabRecorderTests.
 @Suite("cachelab trace import")
 struct TraceImportTests {
+    @discardableResult
     private static func withParts<T>(_ parts: [String: String], _ body: (String) throws -> T) throws -> T {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
