@@ -61,11 +61,12 @@ public struct Recording: Sendable, Equatable {
             }
             let read: Trace
             do {
-                read = try TraceReader.read(bytes: bytes, name: part, format: .cachelab)
+                // A part may hold events alone: a launch that showed no image still relaunched.
+                read = try TraceReader.readCachelab(bytes, file: part, requiresRequests: false)
             } catch .empty {
-                continue  // a part cut short before its first record
+                continue  // a part cut short before its header
             }
-            recording.count(sources: bytes, part: part)
+            recording.count(sources: bytes)
             recording.append(read, ids: &ids, names: &names)
         }
         guard recording.trace.count > 0 else { throw .empty(file: path) }
@@ -106,7 +107,7 @@ public struct Recording: Sendable, Equatable {
     }
 
     /// Counts the `source` column of a part's request lines.
-    private mutating func count(sources bytes: [UInt8], part: String) {
+    private mutating func count(sources bytes: [UInt8]) {
         var column: Int?
         var sawHeader = false
         for line in bytes.split(separator: UInt8(ascii: "\n")) {

@@ -17,7 +17,11 @@ extension TraceReader {
     ///
     /// Keys are interned in order of first appearance to ids 0, 1, 2, …, and `keyNames` holds
     /// their strings. Columns the header names but cachelab does not know are skipped.
-    static func readCachelab(_ bytes: [UInt8], file: String) throws(TraceError) -> Trace {
+    ///
+    /// - Parameter requiresRequests: whether a file without a request is an error (`empty`); a
+    ///   recording's part may hold only events (a launch that showed no image).
+    static func readCachelab(_ bytes: [UInt8], file: String, requiresRequests: Bool = true) throws(TraceError) -> Trace
+    {
         try bytes.withUnsafeBufferPointer { base throws(TraceError) -> Trace in
             var lines = Lines(base)
             var headerLine: Range<Int>?
@@ -108,7 +112,7 @@ extension TraceReader {
                 let id = try interner.intern(key, in: base, file: file, line: number)
                 trace.append(time: time, key: id, size: Int(size))
             }
-            guard trace.count > 0 else {
+            guard trace.count > 0 || !requiresRequests else {
                 throw .empty(file: file)
             }
             trace.keyNames = interner.names

@@ -48,6 +48,22 @@ struct TraceImportTests {
         }
     }
 
+    @Test func aPartWithEventsAloneKeepsThem() throws {
+        // Given a launch that showed no image between two that did
+        let parts = [
+            "part-000001.csv": Self.header + "1,aa,10,,network\n",
+            "part-000002.csv": Self.header + "5,,,relaunch,\n6,,,background,\n",
+            "part-000003.csv": Self.header + "9,,,relaunch,\n10,aa,10,,disk\n",
+        ]
+        try Self.withParts(parts) { folder in
+            // Then its events are kept, between the requests around them
+            let recording = try Recording.read(path: folder)
+            #expect(recording.trace.events.map(\.kind) == [.relaunch, .background, .relaunch])
+            #expect(recording.trace.events.map(\.position) == [1, 1, 1])
+            #expect(recording.trace.count == 2)
+        }
+    }
+
     @Test func aFolderWithoutPartsAndABadPartAreClearErrors() throws {
         try Self.withParts(["salt": "x", "merged.csv": "time,key,size\n1,a,1\n"]) { folder in
             #expect(
