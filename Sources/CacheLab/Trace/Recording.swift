@@ -35,18 +35,10 @@ public struct Recording: Sendable, Equatable {
 
     /// Reads a part file, or every `part-*.csv` file of a folder (a recording's), in name order.
     public static func read(path: String) throws(TraceError) -> Recording {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .unreadable(file: path, reason: TraceReader.systemError())
-        }
-        let parts: [String]
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            parts = try csvFiles(in: path)
-            guard !parts.isEmpty else {
-                throw .unreadable(file: path, reason: "the folder holds no part-*.csv file of a recording")
-            }
-        } else {
-            parts = [path]
+        // A path that is no folder is one part; reading it says whether it exists.
+        let parts = isFolder(path) ? try csvFiles(in: path) : [path]
+        guard !parts.isEmpty else {
+            throw .unreadable(file: path, reason: "the folder holds no part-*.csv file of a recording")
         }
         var recording = Recording(
             trace: Trace(name: String(path.split(separator: "/").last ?? Substring(path))), parts: parts,
