@@ -27,11 +27,13 @@ let package = Package(
         // It imports no server, CLI framework, SQLite or networking.
         .target(
             name: "CacheLab",
-            dependencies: ["CacheLabLocking", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["CacheLabLocking", "CZstd", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         // A value behind a pthread mutex (which ThreadSanitizer sees, unlike Synchronization's
         // Mutex on Linux): shared by every target, the Foundation-only recorder included.
         .target(name: "CacheLabLocking"),
+        // The system zstd library (Debian: libzstd-dev), for reading and writing `.zst` traces.
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
         // The system SQLite library (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Records an app's image-cache lookups and events as a cachelab trace. Foundation (and a

@@ -1,5 +1,6 @@
 /// Why a trace could not be read or written. Every case names the file and, where there is one,
-/// the line (text formats, 1-based) or the record (binary formats, 0-based index).
+/// the line (text formats, 1-based), the record (binary formats, 0-based index) or the compressed
+/// byte (`.zst` files).
 public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(file: String, reason: String)
@@ -15,6 +16,10 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidOptions(String)
     /// A trace could not be written: the file could not be, or the format cannot hold the trace.
     case unwritable(file: String, reason: String)
+    /// A `.zst` file could not be decompressed: not zstd, a corrupt frame, or cut short.
+    /// `byteOffset` is the compressed byte where decoding stopped; `requestsRead` how many
+    /// requests came before it, when known.
+    case brokenCompression(file: String, byteOffset: Int, requestsRead: Int?, reason: String)
 
     public var description: String {
         switch self {
@@ -32,6 +37,9 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
             reason
         case .unwritable(let file, let reason):
             "\(file): cannot write the trace: \(reason)"
+        case .brokenCompression(let file, let offset, let requests, let reason):
+            "\(file): compressed byte \(offset)"
+                + (requests.map { ", after request \($0)" } ?? "") + ": \(reason)"
         }
     }
 }

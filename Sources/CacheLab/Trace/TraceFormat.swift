@@ -15,10 +15,12 @@ public enum TraceFormat: String, CaseIterable, Sendable {
     /// The format a file name implies, or `nil` when its extension names none.
     ///
     /// `.oracleGeneral.bin` and `.oracleGeneral` give `oracleGeneral`, `.txt` gives `txt` and
-    /// `.csv` gives `csv` (case-insensitively). A `.csv` file may still hold cachelab's own format:
-    /// `TraceReader.read` with no format looks at its header to tell.
+    /// `.csv` gives `csv` (case-insensitively); a final `.zst` (zstd) is looked past, so
+    /// `x.oracleGeneral.zst` is `oracleGeneral`. A `.csv` file may still hold cachelab's own
+    /// format: `TraceReader.read` with no format looks at its header to tell.
     public static func inferred(fromPath path: String) -> TraceFormat? {
-        let lowered = path.lowercased()
+        var lowered = path.lowercased()
+        if lowered.hasSuffix(zstdSuffix) { lowered.removeLast(zstdSuffix.count) }
         if lowered.hasSuffix(".oraclegeneral.bin") || lowered.hasSuffix(".oraclegeneral") {
             return .oracleGeneral
         }
@@ -29,5 +31,13 @@ public enum TraceFormat: String, CaseIterable, Sendable {
             return .csv
         }
         return nil
+    }
+
+    /// The extension of a zstd-compressed file.
+    public static let zstdSuffix = ".zst"
+
+    /// Whether a file name says it is zstd-compressed (ends in `.zst`, in any case).
+    public static func isCompressed(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(zstdSuffix)
     }
 }

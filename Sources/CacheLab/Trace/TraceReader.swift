@@ -6,11 +6,14 @@
     import Darwin
 #endif
 
-/// Reads trace files into a `Trace`, in cachelab's own format or one of libCacheSim's.
+/// Reads trace files, in cachelab's own format or one of libCacheSim's, plain or
+/// zstd-compressed (`.zst`).
 ///
-/// The whole file is read into memory once and parsed byte by byte, without a `String` per line:
-/// a few megabytes of CSV take milliseconds. Every error names the file and the 1-based line
-/// (text formats) or the 0-based record (binary), and says what was wrong in one sentence.
+/// `open` gives a `RequestStream`: the file is read a block at a time and parsed byte by byte,
+/// without a `String` per line, into chunks of requests, so a trace of any length is replayed in
+/// the memory of a few chunks. `read` drains that stream into a `Trace` for the traces that are
+/// held in memory. Every error names the file and the 1-based line (text formats), the 0-based
+/// record (binary) or the compressed byte (`.zst`), and says what was wrong in one sentence.
 ///
 /// Conventions shared by the libCacheSim formats (`csv`, `txt`, `oracleGeneral`), as libCacheSim
 /// reads them:
@@ -20,22 +23,37 @@
 /// - requests of size 0 are dropped and not counted; without a size column every size is 1.
 /// - times are taken as they come: only cachelab's own format insists they never go backwards.
 public enum TraceReader {
-    /// Reads the trace file at `path`.
+    /// The size of one `oracleGeneral` record:
+    /// `u32 time, u64 obj_id, u32 size, i64 next_access_vtime`, little-endian, unpadded.
+    static let oracleGeneralRecordSize = OracleGeneralStream.recordSize
+
+    /// Opens the trace file at `path` as a stream of requests.
     ///
     /// - Parameters:
-    ///   - path: the file; errors name it as given here.
+    ///   - path: the file; errors name it as given here. A name ending in `.zst` is read through
+    ///     zstd, its format inferred from the rest of the name (`x.oracleGeneral.zst`,
+    ///     `x.oracleGeneral.bin.zst`, `x.csv.zst`).
     ///   - format: the file's format; `nil` infers it from the extension (see
     ///     `TraceFormat.inferred(fromPath:)`) and, for a `.csv` file or an unknown extension, from
     ///     the first line: a header holding the columns `time`, `key` and `size` means cachelab's
     ///     own format.
     ///   - columns: where a libCacheSim CSV keeps its fields; `nil` takes them from the file's
     ///     header (see `read(bytes:name:format:columns:)`).
+    public static func open(
+        path: String, format: TraceFormat? = nil, columns: CSVColumns? = nil
+    ) throws(TraceError) -> any RequestStream {
+        var source: any ByteSource = try FileBytes(path: path)
+        if TraceFormat.isCompressed(path) { source = try ZstdBytes(source) }
+        return try stream(source, format: format, columns: columns)
+    }
+
+    /// Reads the trace file at `path` into memory: `open(path:format:columns:)`, drained.
+    ///
     /// - Returns: the trace, named after the file's last path component.
     public static func read(
         path: String, format: TraceFormat? = nil, columns: CSVColumns? = nil
     ) throws(TraceError) -> Trace {
-        let bytes = try contents(ofFile: path)
-        var trace = try parse(bytes: bytes, file: path, format: format, columns: columns)
+        var trace = try open(path: path, format: format, columns: columns).readAll()
         trace.name = String(path.split(separator: "/").last ?? Substring(path))
         return trace
     }
@@ -47,39 +65,73 @@ public enum TraceReader {
     /// `clock_time` column and a `size`, `obj_size` or `object_size` column are used when present.
     ///
     /// - Parameters:
-    ///   - bytes: the file's contents.
+    ///   - bytes: the file's contents (zstd-compressed when `name` ends in `.zst`).
     ///   - name: the trace's name, used in place of a file name in errors.
     ///   - format: as in `read(path:format:columns:)`, inferred from `name` when `nil`.
     ///   - columns: as in `read(path:format:columns:)`; only the `csv` format takes it.
     public static func read(
         bytes: [UInt8], name: String, format: TraceFormat? = nil, columns: CSVColumns? = nil
     ) throws(TraceError) -> Trace {
-        try parse(bytes: bytes, file: name, format: format, columns: columns)
+        try open(bytes: bytes, name: name, format: format, columns: columns).readAll()
     }
 
-    private static func parse(
-        bytes: [UInt8], file: String, format: TraceFormat?, columns: CSVColumns?
-    ) throws(TraceError) -> Trace {
-        let resolved = try resolveFormat(bytes: bytes, file: file, format: format, columns: columns)
+    /// Opens a trace held in memory as a stream, as `open(path:format:columns:)` opens a file.
+    public static func open(
+        bytes: [UInt8], name: String, format: TraceFormat? = nil, columns: CSVColumns? = nil
+    ) throws(TraceError) -> any RequestStream {
+        var source: any ByteSource = MemoryBytes(bytes, name: name)
+        if TraceFormat.isCompressed(name) { source = try ZstdBytes(source) }
+        return try stream(source, format: format, columns: columns)
+    }
+
+    /// A recording part: cachelab's format, where a file of events alone is allowed.
+    static func readCachelab(_ bytes: [UInt8], file: String, requiresRequests: Bool) throws(TraceError) -> Trace {
+        let lines = LineReader(MemoryBytes(bytes, name: file))
+        return try CachelabStream(lines, requiresRequests: requiresRequests).readAll()
+    }
+
+    /// The reader for `source` in the format given or inferred.
+    private static func stream(
+        _ source: any ByteSource, format: TraceFormat?, columns: CSVColumns?
+    ) throws(TraceError) -> any RequestStream {
+        let file = source.file
+        let inferred = format ?? TraceFormat.inferred(fromPath: file)
+        if let inferred, inferred != .csv || columns != nil || format != nil {
+            return try stream(source, resolved: inferred, lines: nil, columns: columns)
+        }
+        // A `.csv` name, or none that helps: cachelab's header decides, so look at the first
+        // lines and read them again.
+        let lines = LineReader(source, rewindable: true)
+        let resolved = try resolveFormat(lines, file: file, format: format, columns: columns)
+        lines.rewind()
+        return try stream(source, resolved: resolved, lines: lines, columns: columns)
+    }
+
+    private static func stream(
+        _ source: any ByteSource, resolved: TraceFormat, lines: LineReader?, columns: CSVColumns?
+    ) throws(TraceError) -> any RequestStream {
         if columns != nil && resolved != .csv {
             throw .invalidOptions(
-                "\(file): a column spec applies only to the csv format, not to \(resolved.rawValue)")
+                "\(source.file): a column spec applies only to the csv format, not to \(resolved.rawValue)")
         }
-        var trace: Trace
         switch resolved {
-        case .cachelab: trace = try readCachelab(bytes, file: file)
-        case .csv: trace = try readCSV(bytes, file: file, columns: columns)
-        case .txt: trace = try readText(bytes, file: file)
-        case .oracleGeneral: trace = try readOracleGeneral(bytes, file: file)
+        case .oracleGeneral: return OracleGeneralStream(source)
+        case .cachelab: return try CachelabStream(lines ?? LineReader(source), requiresRequests: true)
+        case .csv: return try CSVStream(lines ?? LineReader(source), columns: columns)
+        case .txt: return TextStream(lines ?? LineReader(source))
         }
-        trace.name = file
-        return trace
     }
 
     /// The format to parse `bytes` as: the one given, else the one the name implies, with a
     /// `.csv` (or unknown) file taken for cachelab's own format when its header says so.
     static func resolveFormat(
         bytes: [UInt8], file: String, format: TraceFormat?, columns: CSVColumns?
+    ) throws(TraceError) -> TraceFormat {
+        try resolveFormat(LineReader(MemoryBytes(bytes, name: file)), file: file, format: format, columns: columns)
+    }
+
+    private static func resolveFormat(
+        _ lines: LineReader, file: String, format: TraceFormat?, columns: CSVColumns?
     ) throws(TraceError) -> TraceFormat {
         if let format {
             return format
@@ -90,7 +142,7 @@ public enum TraceReader {
         }
         // A `.csv` name, or none that helps: cachelab's header decides, else a given column
         // spec means libCacheSim's CSV.
-        if columns == nil && hasCachelabHeader(bytes) {
+        if columns == nil, try hasCachelabHeader(lines) {
             return .cachelab
         }
         if inferred == .csv || columns != nil {
@@ -103,86 +155,25 @@ public enum TraceReader {
 
     /// Whether the first line that is not a `#` comment names the columns `time`, `key` and
     /// `size`, as cachelab's own format requires.
-    static func hasCachelabHeader(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { base in
-            var lines = Lines(base)
-            while let line = lines.next() {
-                if trimmed(line, in: base).isEmpty || base[line.lowerBound] == UInt8(ascii: "#") {
-                    continue
-                }
-                var names: Set<String> = []
-                for field in base[line].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-                    names.insert(String(decoding: field, as: UTF8.self).filter { $0 != " " && $0 != "\t" })
-                }
-                return names.isSuperset(of: ["time", "key", "size"])
+    private static func hasCachelabHeader(_ lines: LineReader) throws(TraceError) -> Bool {
+        while let line = try lines.next() {
+            let base = lines.base
+            if trimmed(line, in: base).isEmpty || base[line.lowerBound] == UInt8(ascii: "#") {
+                continue
             }
-            return false
+            var names: Set<String> = []
+            for field in base[line].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                names.insert(String(decoding: field, as: UTF8.self).filter { $0 != " " && $0 != "\t" })
+            }
+            return names.isSuperset(of: ["time", "key", "size"])
         }
+        return false
     }
 }
 
 // MARK: - Lines and fields
 
 extension TraceReader {
-    /// The lines of a text file, as byte ranges without their `\n` or `\r\n`, numbered from 1.
-    struct Lines {
-        let base: UnsafeBufferPointer<UInt8>
-        /// Where the next line starts.
-        private(set) var position = 0
-        /// The 1-based number of the line `next()` returned last.
-        private(set) var number = 0
-
-        init(_ base: UnsafeBufferPointer<UInt8>) {
-            self.base = base
-        }
-
-        /// The next line, or `nil` past the end (a final `\n` does not start another line).
-        mutating func next() -> Range<Int>? {
-            guard position < base.count, let start = base.baseAddress else {
-                return nil
-            }
-            let lineStart = position
-            var end = base.count
-            if let found = memchr(start + position, Int32(UInt8(ascii: "\n")), base.count - position) {
-                end = start.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
-            position = end + 1
-            number += 1
-            if end > lineStart && base[end - 1] == UInt8(ascii: "\r") {
-                end -= 1
-            }
-            return lineStart..<end
-        }
-
-        /// Whether nothing but spaces, tabs and line breaks follows the current line.
-        func restIsBlank() -> Bool {
-            var index = position
-            while index < base.count {
-                switch base[index] {
-                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"): index += 1
-                default: return false
-                }
-            }
-            return true
-        }
-
-        /// The number of lines in the whole buffer, to reserve storage.
-        func countAll() -> Int {
-            guard let start = base.baseAddress else {
-                return 0
-            }
-            var count = 0
-            var offset = 0
-            while offset < base.count,
-                let found = memchr(start + offset, Int32(UInt8(ascii: "\n")), base.count - offset)
-            {
-                count += 1
-                offset = start.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-            }
-            return base.last == UInt8(ascii: "\n") || base.isEmpty ? count : count + 1
-        }
-    }
-
     /// `range` without leading and trailing spaces and tabs.
     static func trimmed(_ range: Range<Int>, in base: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         var lower = range.lowerBound
@@ -313,35 +304,17 @@ extension TraceReader {
 // MARK: - Files
 
 extension TraceReader {
-    /// The whole contents of the file at `path`.
+    /// The whole contents of the file at `path` (a recording's part: a few megabytes).
     static func contents(ofFile path: String) throws(TraceError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw .unreadable(file: path, reason: systemError())
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .unreadable(file: path, reason: systemError())
-        }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else {
-            throw .unreadable(file: path, reason: "it is a directory")
-        }
+        let file = try FileBytes(path: path)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
-        let chunkSize = 1 << 20
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { chunk.deallocate() }
+        bytes.reserveCapacity(file.total ?? 0)
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { block.deallocate() }
         while true {
-            let count = systemRead(descriptor, chunk.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(file: path, reason: systemError())
-            }
-            if count == 0 {
-                return bytes
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<count]))
+            let count = try file.read(into: block)
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: block[..<count]))
         }
     }
 
@@ -349,10 +322,4 @@ extension TraceReader {
     static func systemError() -> String {
         String(cString: strerror(errno))
     }
-}
-
-// `read` is also the name of the public entry points; call the system's under another name.
-@inline(__always)
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(descriptor, buffer, count)
 }

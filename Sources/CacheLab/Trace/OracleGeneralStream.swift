@@ -1,0 +1,108 @@
+/// Reads libCacheSim's binary `oracleGeneral` format: 24-byte little-endian records
+/// `u32 time, u64 obj_id, u32 size, i64 next_access_vtime`, unpadded. Times in seconds become
+/// milliseconds; records of size 0 are dropped, as libCacheSim's reader drops them.
+///
+/// `next_access_vtime` is each request's next use, as libCacheSim's Belady reads it: the 1-based
+/// index of the next record for the same object, or -1 for never. When a chunk has room for next
+/// uses the stream fills them from it (-1 becomes `Int64.max`), and refuses a value that does not
+/// lie after its own record: such a file carries no next uses.
+final class OracleGeneralStream: RequestStream {
+    /// The size of one record.
+    static let recordSize = 24
+
+    private let source: any ByteSource
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// Unparsed bytes are `buffer[head..<tail]`.
+    private var head = 0
+    private var tail = 0
+    private var exhausted = false
+    /// Records parsed so far, size 0 included (the index errors give).
+    private var records = 0
+    /// Requests handed out so far.
+    private var produced = 0
+
+    var name: String { source.file }
+    var carriesNextUses: Bool { true }
+    var progress: (done: Int, total: Int?) { (source.consumed, source.total) }
+
+    init(_ source: any ByteSource, blockRecords: Int = 1 << 15) {
+        self.source = source
+        buffer = .allocate(byteCount: Self.recordSize * max(blockRecords, 1), alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    func next(into chunk: inout RequestChunk) throws(TraceError) -> Bool {
+        let start = produced
+        try chunk.fill(from: start) { writer throws(TraceError) in
+            let wantsNextUses = writer.wantsNextUses
+            while !writer.isFull {
+                if tail - head < Self.recordSize {
+                    guard try refill() else { break }
+                    continue
+                }
+                let raw = UnsafeRawBufferPointer(buffer)
+                // Parse the whole records in the buffer, up to the chunk's room.
+                while tail - head >= Self.recordSize && !writer.isFull {
+                    let offset = head
+                    head += Self.recordSize
+                    let record = records
+                    records += 1
+                    let size = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                    // libCacheSim's reader skips requests of size 0.
+                    guard size > 0 else { continue }
+                    let seconds = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                    let id = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt64.self))
+                    if wantsNextUses {
+                        let next = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
+                        guard next < 0 || next > Int64(record) + 1 else {
+                            throw .malformedRecord(
+                                file: source.file, record: record,
+                                reason: "next_access_vtime \(next) does not lie after the record itself, so the "
+                                    + "file carries no next uses (Belady and --vs-opt need them; rewrite it with "
+                                    + "`cachelab trace convert`)")
+                        }
+                        writer.append(
+                            time: Int64(seconds) * 1000, key: id, size: Int(size), nextUse: next < 0 ? .max : next)
+                    } else {
+                        writer.append(time: Int64(seconds) * 1000, key: id, size: Int(size))
+                    }
+                }
+            }
+        }
+        produced += chunk.count
+        if chunk.count == 0 && exhausted && produced == 0 {
+            throw .empty(file: source.file)
+        }
+        return chunk.count > 0
+    }
+
+    /// Reads more bytes after the unparsed ones; false at the end of the file. A file that ends
+    /// inside a record is an error.
+    private func refill() throws(TraceError) -> Bool {
+        guard !exhausted else { return false }
+        let leftover = tail - head
+        if leftover > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + head, byteCount: leftover) }
+        head = 0
+        tail = leftover
+        // Read until a whole record is there or the file ends.
+        while tail < Self.recordSize {
+            let count: Int
+            do {
+                count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[tail...]))
+            } catch {
+                throw error.afterRequests(produced)
+            }
+            if count == 0 {
+                exhausted = true
+                guard tail == 0 else {
+                    throw .truncatedRecord(
+                        file: source.file, record: records, bytes: tail, recordSize: Self.recordSize)
+                }
+                return false
+            }
+            tail += count
+        }
+        return true
+    }
+}

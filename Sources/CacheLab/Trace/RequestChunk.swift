@@ -1,0 +1,195 @@
+/// A block of requests and the app events among them, as a trace reader hands them out: storage
+/// for `capacity` requests, filled by a reader, replayed by every cell of a plan, then filled
+/// again. Its arrays are allocated once, so a trace of any length is read through the same few
+/// chunks.
+///
+/// A chunk is a value: the reader fills it while it holds the only copy, and replays read it
+/// through `withBatch`. Copies shared between threads are only read.
+public struct RequestChunk: Sendable {
+    /// The most requests the chunk holds.
+    public let capacity: Int
+    /// The trace position of the first request.
+    public private(set) var start = 0
+    /// The requests it holds now.
+    public private(set) var count = 0
+    private var times: [Int64]
+    private var keys: [UInt64]
+    private var sizes: [Int]
+    /// Each request's next use (see `Trace.nextUses`), when the chunk was made to carry them.
+    private var nextUses: [Int64]
+    /// The events among the requests, in order, at absolute positions `start...start + count`.
+    public private(set) var events: [TraceEvent] = []
+
+    /// The number of requests a chunk holds by default: 32,768 (768 KiB of requests), a few
+    /// hundredths of a second of replay, small enough to stay in a core's cache while every cell
+    /// of a plan reads it.
+    public static let defaultCapacity = 1 << 15
+
+    /// Creates an empty chunk.
+    ///
+    /// - Parameters:
+    ///   - capacity: the most requests it holds (at least 1).
+    ///   - carriesNextUses: whether it has room for each request's next use.
+    public init(capacity: Int = RequestChunk.defaultCapacity, carriesNextUses: Bool = false) {
+        precondition(capacity >= 1, "a chunk holds at least one request")
+        self.capacity = capacity
+        times = Array(repeating: 0, count: capacity)
+        keys = Array(repeating: 0, count: capacity)
+        sizes = Array(repeating: 0, count: capacity)
+        nextUses = carriesNextUses ? Array(repeating: .max, count: capacity) : []
+    }
+
+    /// Whether the chunk has room for next uses.
+    public var carriesNextUses: Bool { !nextUses.isEmpty }
+
+    /// The most events a chunk takes before it is handed on, so that a file of events alone
+    /// still streams.
+    var eventCapacity: Int { max(capacity, 64) }
+
+    /// Empties the chunk and fills it through `body`, whose writer appends requests and events
+    /// from trace position `start` on.
+    mutating func fill<Failure: Error>(
+        from start: Int, _ body: (inout ChunkWriter) throws(Failure) -> Void
+    ) throws(Failure) {
+        self.start = start
+        count = 0
+        var taken: [TraceEvent] = []
+        swap(&taken, &events)
+        taken.removeAll(keepingCapacity: true)
+        let capacity = capacity
+        let eventCapacity = eventCapacity
+        let carriesNextUses = carriesNextUses
+        let (filled, written) = try times.withUnsafeMutableBufferPointer { times throws(Failure) in
+            try keys.withUnsafeMutableBufferPointer { keys throws(Failure) in
+                try sizes.withUnsafeMutableBufferPointer { sizes throws(Failure) in
+                    try nextUses.withUnsafeMutableBufferPointer { nextUses throws(Failure) in
+                        var writer = ChunkWriter(
+                            capacity: capacity, eventCapacity: eventCapacity, start: start,
+                            times: times.baseAddress!, keys: keys.baseAddress!, sizes: sizes.baseAddress!,
+                            // An empty array may still lend a base address: no room, no pointer.
+                            nextUses: carriesNextUses ? nextUses.baseAddress : nil, events: taken)
+                        try body(&writer)
+                        return (writer.count, writer.events)
+                    }
+                }
+            }
+        }
+        count = filled
+        events = written
+    }
+
+    /// Lends the chunk's requests to `body` as a `RequestBatch`.
+    public func withBatch<Result>(_ body: (RequestBatch) throws -> Result) rethrows -> Result {
+        try times.withUnsafeBufferPointer { times in
+            try keys.withUnsafeBufferPointer { keys in
+                try sizes.withUnsafeBufferPointer { sizes in
+                    try nextUses.withUnsafeBufferPointer { nextUses in
+                        try events.withUnsafeBufferPointer { events in
+                            try body(
+                                RequestBatch(
+                                    start: start,
+                                    times: UnsafeBufferPointer(rebasing: times[..<count]),
+                                    keys: UnsafeBufferPointer(rebasing: keys[..<count]),
+                                    sizes: UnsafeBufferPointer(rebasing: sizes[..<count]),
+                                    nextUses: nextUses.isEmpty
+                                        ? UnsafeBufferPointer(start: nil, count: 0)
+                                        : UnsafeBufferPointer(rebasing: nextUses[..<count]),
+                                    events: events))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Overwrites the next uses of the requests held (from a next-use file).
+    mutating func setNextUses(_ body: (UnsafeMutableBufferPointer<Int64>) throws(TraceError) -> Void)
+        throws(TraceError)
+    {
+        precondition(carriesNextUses, "RequestChunk: made without room for next uses")
+        let count = count
+        try nextUses.withUnsafeMutableBufferPointer { all throws(TraceError) in
+            try body(UnsafeMutableBufferPointer(rebasing: all[..<count]))
+        }
+    }
+}
+
+/// Appends requests and events to a chunk being filled (`RequestChunk.fill`): stores through
+/// pointers, no check per request but the capacity's.
+struct ChunkWriter {
+    let capacity: Int
+    let eventCapacity: Int
+    let start: Int
+    private(set) var count = 0
+    private let times: UnsafeMutablePointer<Int64>
+    private let keys: UnsafeMutablePointer<UInt64>
+    private let sizes: UnsafeMutablePointer<Int>
+    private let nextUses: UnsafeMutablePointer<Int64>?
+    private(set) var events: [TraceEvent]
+
+    init(
+        capacity: Int, eventCapacity: Int, start: Int, times: UnsafeMutablePointer<Int64>,
+        keys: UnsafeMutablePointer<UInt64>, sizes: UnsafeMutablePointer<Int>, nextUses: UnsafeMutablePointer<Int64>?,
+        events: [TraceEvent]
+    ) {
+        self.capacity = capacity
+        self.eventCapacity = eventCapacity
+        self.start = start
+        self.times = times
+        self.keys = keys
+        self.sizes = sizes
+        self.nextUses = nextUses
+        self.events = events
+    }
+
+    /// Whether the chunk takes no more: its requests or its events are at capacity.
+    @inline(__always)
+    var isFull: Bool { count == capacity || events.count >= eventCapacity }
+
+    /// Whether the chunk has room for next uses (a reader that carries them fills them).
+    var wantsNextUses: Bool { nextUses != nil }
+
+    /// Appends a request; the chunk must not be full.
+    @inline(__always)
+    mutating func append(time: Int64, key: UInt64, size: Int) {
+        times[count] = time
+        keys[count] = key
+        sizes[count] = size
+        count &+= 1
+    }
+
+    /// Appends a request and its next use; the chunk must not be full.
+    @inline(__always)
+    mutating func append(time: Int64, key: UInt64, size: Int, nextUse: Int64) {
+        nextUses?[count] = nextUse
+        append(time: time, key: key, size: size)
+    }
+
+    /// Appends an event after the requests appended so far.
+    mutating func appendEvent(_ kind: TraceEvent.Kind, time: Int64) {
+        events.append(TraceEvent(position: start + count, time: time, kind: kind))
+    }
+
+    /// Appends a request or event from a trace held in memory: its events keep their positions.
+    mutating func appendEvent(_ event: TraceEvent) {
+        events.append(event)
+    }
+}
+
+/// Requests lent to a replay for the length of one call: pointers into a `RequestChunk` or into a
+/// `Trace` held in memory, never kept after the call returns.
+public struct RequestBatch {
+    /// The trace position of the first request.
+    public let start: Int
+    public let times: UnsafeBufferPointer<Int64>
+    public let keys: UnsafeBufferPointer<UInt64>
+    public let sizes: UnsafeBufferPointer<Int>
+    /// Each request's next use, when the plan asked for them; else empty.
+    public let nextUses: UnsafeBufferPointer<Int64>
+    /// The events among the requests, in order, at absolute positions `start...start + count`:
+    /// an event at `start + i` comes just before request `i` of the batch, one at
+    /// `start + count` after the last.
+    public let events: UnsafeBufferPointer<TraceEvent>
+
+    public var count: Int { keys.count }
+}
