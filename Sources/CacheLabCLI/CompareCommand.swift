@@ -118,7 +118,7 @@ struct CompareCommand: ParsableCommand {
 
         let start = Output.monotonicSeconds()
         let bar = ProgressBar("compare", enabled: !noProgress && ProgressBar.onTerminal)
-        let results = Comparison.run(subjects, request, workers: jobs, progress: bar.update)
+        let results = try Comparison.run(subjects, request, workers: jobs, progress: bar.update)
         let seconds = Output.monotonicSeconds() - start
         Output.status("\(results.count) replays in \(Report.decimal(seconds, places: 2)) s")
 
@@ -159,13 +159,13 @@ struct CompareCommand: ParsableCommand {
                 let client = ClientConfiguration(
                     name: policy.rawValue, memory: nil, disk: tier, sizeMode: .bytes, network: request.network)
                 let measured = try waitFor { [options] in
-                    try await LiveReplay.run(subject.trace, client: client, options: options)
+                    try await LiveReplay.run(subject.source.trace!, client: client, options: options)
                 }
                 // The client's simulation (a disk tier rebuilt at relaunch) is what live must equal.
-                let simulated = Replay.simulate(subject.trace, client: client, outcomes: true)
+                let simulated = Replay.simulate(subject.source.trace!, client: client, outcomes: true)
                 let agreeing = zip(measured.run.outcomes, simulated.outcomes).count { $0 == $1 }
                 Output.status(
-                    "live \(subject.trace.name) \(policy.rawValue) at \(capacity) B: \(Report.grouped(subject.trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(agreeing)) of \(Report.grouped(subject.trace.count))"
+                    "live \(subject.source.trace!.name) \(policy.rawValue) at \(capacity) B: \(Report.grouped(subject.source.trace!.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(agreeing)) of \(Report.grouped(subject.source.trace!.count))"
                 )
                 runs.append(measured.run)
             }

@@ -85,13 +85,10 @@ struct MRCCommand: ParsableCommand {
                 "warning: --sample-rate \(sampleRate) keeps about \(Int(Double(statistics.uniqueObjects) * sampleRate)) of \(statistics.uniqueObjects) objects; SHARDS needs thousands in its sample, so expect errors well over 0.05 (README: Miss-ratio curves)"
             )
         }
-        if policies.contains(.lru), !MissRatioCurve.stackApplies(to: loaded, sizeMode: sizeMode) {
-            Output.status("lru: object sizes change within this trace, so its points are replayed one by one")
-        }
 
         let start = Output.monotonicSeconds()
         let bar = ProgressBar("mrc", enabled: !noProgress && ProgressBar.onTerminal)
-        let points = MissRatioCurve.compute(loaded, request, workers: jobs, progress: bar.update)
+        let points = MissRatioCurve.compute(loaded, request, workers: jobs) { bar.update($0.requests, of: loaded.count) }
         let seconds = Output.monotonicSeconds() - start
         Output.status(
             "\(points.count) points (\(policies.count) policies × \(capacities.count) capacities) in \(Report.decimal(seconds, places: 2)) s on \(jobs) cores"

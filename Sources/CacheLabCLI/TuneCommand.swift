@@ -126,7 +126,7 @@ struct TuneCommand: ParsableCommand {
 
         let ram = try budget(deviceMemory, "--device-memory")
         let presets = ClientPreset.allCases.map { $0.configuration(ram: ram, network: network) }
-        let comparison = TuningReport.summarize([recommendation.client] + presets, on: loaded, workers: jobs)
+        let comparison = try TuningReport.summarize([recommendation.client] + presets, on: loaded.map { TraceSource($0) }, workers: jobs)
         let command = CompareCommand.commandLine()
         let json = TuningReport.json(recommendation, expected: comparison[0], command: command)
         let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)

@@ -6,7 +6,8 @@
     import Darwin
 #endif
 
-/// A value shared between threads, reached only under a `pthread_mutex_t`.
+/// A value shared between threads, reached only under a `pthread_mutex_t`, with a condition
+/// variable to wait on it.
 ///
 /// It stands in for `Synchronization.Mutex`, with the same `withLock`, for one reason: on Linux
 /// `Mutex` waits on a futex, which ThreadSanitizer cannot see, so every value guarded by one is
@@ -19,9 +20,12 @@
 /// recorder included. This is the one `@unchecked Sendable` type in the sources. Why it is sound: `value` is only
 /// read or written inside `withLock`, between `pthread_mutex_lock` and `pthread_mutex_unlock` on a
 /// mutex that lives, at a fixed address, as long as the instance; the closure cannot keep the
-/// `inout` access past its return.
+/// `inout` access past its return. `wait(until:_:)` waits on a `pthread_cond_t` tied to the same
+/// mutex, which `pthread_cond_wait` releases and takes back, so the value is still only touched
+/// with the mutex held.
 public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var value: Value
 
     public init(_ value: Value) {
@@ -30,12 +34,41 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed with error \(status)")
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        let made = pthread_cond_init(condition, nil)
+        precondition(made == 0, "pthread_cond_init failed with error \(made)")
     }
 
     deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+    }
+
+    /// Waits until `ready` holds of the value, then runs `body` with it, the lock held throughout
+    /// (released only while waiting). Wake the waiters with `withLockNotifying`.
+    public func wait<Result>(until ready: (Value) -> Bool, _ body: (inout Value) -> Result) -> Result {
+        lock()
+        defer { unlock() }
+        while !ready(value) {
+            let status = pthread_cond_wait(condition, mutex)
+            precondition(status == 0, "pthread_cond_wait failed with error \(status)")
+        }
+        return body(&value)
+    }
+
+    /// `withLock`, then wakes every thread waiting in `wait(until:_:)` to look at the value again.
+    public func withLockNotifying<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock()
+        defer {
+            pthread_cond_broadcast(condition)
+            unlock()
+        }
+        return body(&value)
     }
 
     /// Runs `body` with the value, no other thread inside a `withLock` of this instance meanwhile.

@@ -17,91 +17,93 @@ extension Replay {
     /// - Parameter outcomes: also return every request's `RequestOutcome`, in trace order (for
     ///   comparing with a live replay).
     public static func simulate(_ trace: Trace, client: ClientConfiguration, outcomes: Bool = false) -> RunResult {
-        let memoryKind = client.memory?.policy ?? .lru
-        let diskKind = client.disk?.policy ?? .lru
+        RunPlan.replay(trace, [.client(client, outcomes: outcomes)], workers: 1)[0].run
+    }
+}
+
+/// Builds a client cell's replay: picks the memory tier's policy type, then the disk tier's, so
+/// the loop is specialized for both.
+struct ClientRunFactory: PolicyBody {
+    let client: ClientConfiguration
+    let recordsOutcomes: Bool
+    let context: CellContext
+
+    func run<Memory: EvictionPolicy>(_ memory: Memory.Type) -> CellReplay {
+        (client.disk?.policy ?? .lru).withOrder(DiskOrder<Memory>(factory: self))
+    }
+
+    private struct DiskOrder<Memory: EvictionPolicy>: PolicyBody {
+        let factory: ClientRunFactory
+
+        func run<Disk: EvictionPolicy>(_ disk: Disk.Type) -> CellReplay {
+            let run = ClientRun<Memory, Disk>(
+                client: factory.client, recordsOutcomes: factory.recordsOutcomes, context: factory.context)
+            return CellReplay(replay: { run.replay($0) }, finish: { .run(run.finish()) })
+        }
+    }
+}
+
+/// A client's two tiers replayed batch by batch.
+final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
+    private let client: ClientConfiguration
+    private let memoryCache: Cache<UInt64, Void, Memory>?
+    private let diskCache: Cache<UInt64, Void, Disk>?
+    private let persisted: PersistedOrder<UInt64>?
+    private let memoryLatency: LatencyModel
+    private let diskLatency: LatencyModel
+    private var recorder: HistogramRecorder
+    private var tally = RunTally()
+    private var result: RunResult
+    private var lifecycle: ClientLifecycle
+    private let recordsOutcomes: Bool
+    private var outcomes: [RequestOutcome] = []
+
+    init(client: ClientConfiguration, recordsOutcomes: Bool, context: CellContext) {
         do throws(PolicyError) { try client.requireOnline() } catch {
-            preconditionFailure("Replay.simulate(client:): \(error)")
+            preconditionFailure("a client cell: \(error)")
         }
-        return memoryKind.withOrder(
-            MemoryOrder(trace: trace, client: client, diskKind: diskKind, recordsOutcomes: outcomes))
+        self.client = client
+        self.recordsOutcomes = recordsOutcomes
+        let hints = context.hints
+        memoryCache = client.memoryLimits.map { limits in
+            Cache(configuration: limits, expectedCount: hints.expectedEntries(under: limits))
+        }
+        diskCache = client.diskLimits.map { limits in
+            Cache(configuration: limits, expectedCount: hints.expectedEntries(under: limits))
+        }
+        // The disk's order is rebuilt from last use at a relaunch, which changes it unless its
+        // policy orders by recency and no fixed lifetime counts from insertion.
+        persisted = diskCache.flatMap { diskCache in
+            guard let disk = client.disk, let limits = client.diskLimits,
+                !(disk.policy.ordersByRecency && (limits.ttl == nil || limits.ttlMode == .sliding))
+            else { return nil }
+            return PersistedOrder(of: diskCache, expectedCount: hints.expectedEntries(under: limits))
+        }
+        memoryLatency = LatencyModel(network: client.network, tier: .memory)
+        diskLatency = LatencyModel(network: client.network, tier: .disk)
+        recorder = HistogramRecorder(memoryLatency)
+        result = RunResult(trace: context.name, client: client)
+        lifecycle = ClientLifecycle(client: client)
     }
-}
 
-/// Picks the memory tier's policy type, then the disk tier's, so the loop is specialized for both.
-private struct MemoryOrder: PolicyBody {
-    let trace: Trace
-    let client: ClientConfiguration
-    let diskKind: PolicyKind
-    let recordsOutcomes: Bool
-
-    func run<Memory: EvictionPolicy>(_ memory: Memory.Type) -> RunResult {
-        diskKind.withOrder(ClientSimulation<Memory>(trace: trace, client: client, recordsOutcomes: recordsOutcomes))
-    }
-}
-
-private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
-    let trace: Trace
-    let client: ClientConfiguration
-    let recordsOutcomes: Bool
-
-    func run<Disk: EvictionPolicy>(_ disk: Disk.Type) -> RunResult {
-        let memoryCache = client.memoryLimits.map { limits in
-            Cache<UInt64, Void, Memory>(configuration: limits, expectedCount: trace.expectedEntries(under: limits))
-        }
-        let diskCache = client.diskLimits.map { limits in
-            Cache<UInt64, Void, Disk>(configuration: limits, expectedCount: trace.expectedEntries(under: limits))
-        }
-        let persisted = diskCache.flatMap { diskCache in
-            needsRebuild
-                ? PersistedOrder(of: diskCache, expectedCount: trace.expectedEntries(under: diskCache.configuration))
-                : nil
-        }
-        let memoryLatency = LatencyModel(network: client.network, tier: .memory)
-        let diskLatency = LatencyModel(network: client.network, tier: .disk)
-        var recorder = HistogramRecorder(memoryLatency)
-        var result = RunResult(trace: trace.name, client: client)
-        var lifecycle = ClientLifecycle(client: client)
-        var outcomes: [RequestOutcome] = []
-        if recordsOutcomes { outcomes.reserveCapacity(trace.count) }
+    func replay(_ batch: RequestBatch) {
+        if recordsOutcomes { outcomes.reserveCapacity(outcomes.count + batch.count) }
         var nextEvent = 0
-
-        func apply(_ event: TraceEvent) {
-            for action in lifecycle.actions(for: event) {
-                switch action {
-                case .relaunch:
-                    result.relaunches += 1
-                    memoryCache?.removeAll()
-                    if let diskCache {
-                        persisted?.rebuild(diskCache)
-                        diskCache.sweep(limit: diskCache.configuration.capacity, trimRatio: 1, at: event.time)
-                    }
-                case .trimMemory(let target):
-                    memoryCache?.trim(toCost: target)
-                case .sweepDisk(let limit, let trimRatio):
-                    diskCache?.sweep(limit: limit, trimRatio: trimRatio, at: event.time)
-                }
-            }
-        }
-
-        for position in 0..<trace.count {
-            while nextEvent < trace.events.count, trace.events[nextEvent].position <= position {
-                apply(trace.events[nextEvent])
+        let events = batch.events
+        for index in 0..<batch.count {
+            while nextEvent < events.count, events[nextEvent].position <= batch.start + index {
+                apply(events[nextEvent])
                 nextEvent += 1
             }
-            let key = trace.keys[position]
-            let size = trace.sizes[position]
-            let now = trace.times[position]
-            result.bytesRequested += size
+            let key = batch.keys[index]
+            let size = batch.sizes[index]
+            let now = batch.times[index]
             let outcome: RequestOutcome
             if memoryCache?.value(forKey: key, at: now) != nil {
                 outcome = .memory
-                result.memoryHits += 1
-                result.bytesHit += size
                 recorder.record(memoryLatency.hitMicroseconds(size: size))
             } else if diskCache?.value(forKey: key, at: now) != nil {
                 outcome = .disk
-                result.diskHits += 1
-                result.bytesHit += size
                 persisted?.used(key, size: size, at: now)
                 memoryCache?.insertAfterMiss((), forKey: key, size: size, at: now)
                 recorder.record(diskLatency.hitMicroseconds(size: size))
@@ -113,28 +115,38 @@ private struct ClientSimulation<Memory: EvictionPolicy>: PolicyBody {
                 memoryCache?.insertAfterMiss((), forKey: key, size: size, at: now)
                 recorder.record(memoryLatency.missMicroseconds(size: size))
             }
+            tally.record(outcome, size: size)
             if recordsOutcomes { outcomes.append(outcome) }
         }
-        for event in trace.events[nextEvent...] { apply(event) }
+        for event in events[nextEvent...] { apply(event) }
+    }
 
-        result.requests = trace.count
-        result.hits = result.memoryHits + result.diskHits
-        result.misses = trace.count - result.hits
-        result.bytesDownloaded = result.bytesRequested - result.bytesHit
+    private func apply(_ event: TraceEvent) {
+        for action in lifecycle.actions(for: event) {
+            switch action {
+            case .relaunch:
+                result.relaunches += 1
+                memoryCache?.removeAll()
+                if let diskCache {
+                    persisted?.rebuild(diskCache)
+                    diskCache.sweep(limit: diskCache.configuration.capacity, trimRatio: 1, at: event.time)
+                }
+            case .trimMemory(let target):
+                memoryCache?.trim(toCost: target)
+            case .sweepDisk(let limit, let trimRatio):
+                diskCache?.sweep(limit: limit, trimRatio: trimRatio, at: event.time)
+            }
+        }
+    }
+
+    func finish() -> RunResult {
+        var result = result
+        tally.apply(to: &result)
         result.evictions = (memoryCache?.evictions ?? 0) + (diskCache?.evictions ?? 0)
         result.expirations = (memoryCache?.expirations ?? 0) + (diskCache?.expirations ?? 0)
         result.latency = recorder.latencies.summary()
         result.outcomes = outcomes
         return result
-    }
-
-    // Rebuilding from last use changes the disk's state unless its policy orders by recency and
-    // no fixed lifetime counts from insertion.
-    private var needsRebuild: Bool {
-        guard let disk = client.disk, let limits = client.diskLimits,
-            trace.events.contains(where: { $0.kind == .relaunch })
-        else { return false }
-        return !(disk.policy.ordersByRecency && (limits.ttl == nil || limits.ttlMode == .sliding))
     }
 }
 

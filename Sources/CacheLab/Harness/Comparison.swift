@@ -33,56 +33,70 @@ public enum Comparison {
 
     /// One trace and the capacities (bytes, or objects in unit mode; each ≥ 1) to run it at.
     public struct Subject: Sendable {
-        public var trace: Trace
+        public var source: TraceSource
         public var capacities: [Int]
+        /// What is known of the trace, for sizing caches (a trace in memory says itself).
+        public var hints: TraceHints
+
+        public init(source: TraceSource, capacities: [Int], hints: TraceHints? = nil) {
+            self.source = source
+            self.capacities = capacities
+            self.hints = hints ?? source.trace?.hints ?? TraceHints()
+        }
 
         public init(trace: Trace, capacities: [Int]) {
-            self.trace = trace
-            self.capacities = capacities
+            self.init(source: TraceSource(trace), capacities: capacities)
         }
     }
 
     /// The runs of `request` on each subject, in a stable order (trace, capacity, then Belady
-    /// and each policy × lifetime as asked), each with `optimalHits` set.
+    /// and each policy × lifetime as asked), each with `optimalHits` set. Each trace is read once:
+    /// every run on it is a cell of one plan.
     ///
     /// - Parameters:
-    ///   - progress: runs finished and runs in all, after each run.
+    ///   - progress: runs finished and runs in all, after each trace.
+    ///   - reading: each plan's progress through its trace.
     public static func run(
         _ subjects: [Subject], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
-        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil
-    ) -> [RunResult] {
-        let jobs = configurations(subjects, request)
-        let total = jobs.count
-        var results = ParallelSweep.map(total, workers: workers, progress: { progress?($0, total) }) { index in
-            Replay.simulate(subjects[jobs[index].subject].trace, jobs[index].configuration)
+        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
+        reading: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> [RunResult] {
+        let plans = subjects.map { subject in
+            var plan = RunPlan(source: subject.source, cells: cells(subject, request))
+            plan.hints = subject.hints
+            return plan
         }
-        // Each run's optimum is the Belady run of its trace and capacity, which comes first.
-        var optimum = 0
-        for index in results.indices {
-            if jobs[index].configuration.policy == .belady { optimum = results[index].hits }
-            results[index].optimalHits = optimum
+        let total = plans.reduce(0) { $0 + $1.cells.count }
+        var results: [RunResult] = []
+        for plan in plans {
+            let outputs = try plan.execute(workers: workers, progress: reading).outputs
+            // Each run's optimum is the Belady run of its trace and capacity, which comes first.
+            var optimum = 0
+            for output in outputs {
+                var result = output.run
+                if result.configuration.policy == .belady { optimum = result.hits }
+                result.optimalHits = optimum
+                results.append(result)
+            }
+            progress?(results.count, total)
         }
         return results
     }
 
-    private static func configurations(
-        _ subjects: [Subject], _ request: Request
-    ) -> [(subject: Int, configuration: RunConfiguration)] {
-        var jobs: [(subject: Int, configuration: RunConfiguration)] = []
-        for (subject, item) in subjects.enumerated() {
-            for capacity in item.capacities {
-                func configuration(_ policy: PolicyKind, ttl: Int64?) -> RunConfiguration {
-                    RunConfiguration(
-                        policy: policy, capacity: capacity, sizeMode: request.sizeMode, ttl: ttl,
-                        ttlMode: request.ttlMode, network: request.network, tier: request.tier)
-                }
-                jobs.append((subject, configuration(.belady, ttl: nil)))
-                for policy in request.policies {
-                    for ttl in request.ttls { jobs.append((subject, configuration(policy, ttl: ttl))) }
-                }
+    private static func cells(_ subject: Subject, _ request: Request) -> [RunCell] {
+        var cells: [RunCell] = []
+        for capacity in subject.capacities {
+            func configuration(_ policy: PolicyKind, ttl: Int64?) -> RunConfiguration {
+                RunConfiguration(
+                    policy: policy, capacity: capacity, sizeMode: request.sizeMode, ttl: ttl,
+                    ttlMode: request.ttlMode, network: request.network, tier: request.tier)
+            }
+            cells.append(.simulate(configuration(.belady, ttl: nil)))
+            for policy in request.policies {
+                for ttl in request.ttls { cells.append(.simulate(configuration(policy, ttl: ttl))) }
             }
         }
-        return jobs
+        return cells
     }
 
     /// One policy (at one lifetime) on one trace, summed up over the capacities it ran at.

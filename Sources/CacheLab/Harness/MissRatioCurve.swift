@@ -65,7 +65,7 @@ public struct CurvePoint: Sendable, Equatable {
 }
 
 /// Miss-ratio curves: every (policy, capacity) of a sweep, with LRU read off its stack distances
-/// in one pass and every other point replayed, all in parallel.
+/// in one pass and every other point replayed, all in one pass over the trace (a run plan).
 public enum MissRatioCurve {
     /// What to sweep.
     public struct Request: Sendable {
@@ -88,102 +88,99 @@ public enum MissRatioCurve {
             self.tier = tier
             self.sampleRate = sampleRate
         }
-    }
 
-    /// Whether LRU's curve on `trace` comes from one stack pass (else LRU is replayed per
-    /// capacity): always in unit mode; in bytes mode when every object keeps one size.
-    public static func stackApplies(to trace: Trace, sizeMode: SizeMode) -> Bool {
-        LRUStack.applies(to: trace, sizeMode: sizeMode)
-    }
-
-    /// One unit of work: a stack pass gives a whole curve, a replay one point.
-    enum Job: Sendable {
-        case stack(PolicyKind)
-        case replay(PolicyKind, capacity: Int)
-    }
-
-    /// The curve points, policy by policy in the order asked, each policy's capacities ascending.
-    ///
-    /// LRU runs as one stack-distance pass when that is exact: no TTL, and in bytes mode every
-    /// object keeps one size (otherwise the engine's stored size and the stack's disagree, and
-    /// the points are replayed instead). `sampleRate` samples objects by a hash of their key.
-    ///
-    /// - Parameters:
-    ///   - progress: called after each job with (finished, total).
-    public static func compute(
-        _ trace: Trace,
-        _ request: Request,
-        workers: Int = ParallelSweep.defaultWorkers,
-        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil
-    ) -> [CurvePoint] {
-        let capacities = Array(Set(request.capacities)).sorted()
-        precondition(capacities.allSatisfy { $0 > 0 }, "a capacity is at least 1")
-        let sampled = request.sampleRate.map { SpatialSample(trace, rate: $0) }
-        let stackable = LRUStack.applies(to: trace, sizeMode: request.sizeMode)
-
-        let jobs = request.policies.flatMap { policy -> [Job] in
-            policy == .lru && stackable ? [.stack(policy)] : capacities.map { .replay(policy, capacity: $0) }
+        /// The capacities, ascending and distinct.
+        var sortedCapacities: [Int] {
+            let sorted = Array(Set(capacities)).sorted()
+            precondition(sorted.allSatisfy { $0 > 0 }, "a capacity is at least 1")
+            return sorted
         }
-        let total = jobs.count
-        let curves = ParallelSweep.map(jobs.count, workers: workers, progress: { progress?($0, total) }) { index in
-            switch jobs[index] {
-            case .stack:
-                if let sampled {
-                    return LRUStack.points(
-                        sampled.trace, capacities: capacities, sizeMode: request.sizeMode, tier: request.tier,
-                        scale: sampled.rate
-                    ).map { sampled.estimate($0, of: trace) }
+
+        /// The cells of one pass: LRU as one stack pass (`stacked`), or replayed at each capacity
+        /// like every other policy.
+        func cells(stackingLRU stacked: Bool) -> [RunCell] {
+            let capacities = sortedCapacities
+            return policies.flatMap { policy -> [RunCell] in
+                if policy == .lru && stacked {
+                    return [sampled(.lruStack(capacities: capacities, sizeMode: sizeMode, tier: tier))]
                 }
-                return LRUStack.points(trace, capacities: capacities, sizeMode: request.sizeMode, tier: request.tier)
-            case .replay(let policy, let capacity):
-                let configuration = { (capacity: Int) in
-                    RunConfiguration(policy: policy, capacity: capacity, sizeMode: request.sizeMode, tier: request.tier)
+                return capacities.map { capacity in
+                    sampled(
+                        .simulate(
+                            RunConfiguration(policy: policy, capacity: capacity, sizeMode: sizeMode, tier: tier),
+                            latency: false))
                 }
-                guard let sampled else {
-                    return [CurvePoint(Replay.simulate(trace, configuration(capacity), latency: false))]
-                }
-                let scaled = max(1, Int((Double(capacity) * sampled.rate).rounded()))
-                var point = CurvePoint(
-                    Replay.simulate(sampled.trace, configuration(scaled), latency: false),
-                    method: .sampledSimulation(rate: sampled.rate))
-                point.capacity = capacity
-                return [sampled.estimate(point, of: trace)]
             }
         }
-        return curves.flatMap { $0 }
+
+        private func sampled(_ cell: RunCell) -> RunCell {
+            sampleRate.map { .sampled(rate: $0, cell) } ?? cell
+        }
+    }
+
+    /// The curve points, policy by policy in the order asked, each policy's capacities ascending,
+    /// of a trace held in memory.
+    ///
+    /// LRU runs as one stack-distance pass when that is exact: in bytes mode every object must
+    /// keep one size (otherwise the engine's stored size and the stack's disagree); when one does
+    /// not, LRU's points are replayed in a second pass. `sampleRate` samples objects by a hash of
+    /// their key.
+    ///
+    /// - Parameter progress: the pass's progress through the trace.
+    public static func compute(
+        _ trace: Trace, _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
+        progress: (@Sendable (PlanProgress) -> Void)? = nil
+    ) -> [CurvePoint] {
+        // A trace in memory cannot fail to read.
+        try! compute(TraceSource(trace), request, hints: trace.hints, workers: workers, progress: progress)
+    }
+
+    /// The curve points of the trace `source` reads, read once (twice when LRU's sizes change).
+    public static func compute(
+        _ source: TraceSource, _ request: Request, hints: TraceHints = TraceHints(),
+        workers: Int = ParallelSweep.defaultWorkers, progress: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> [CurvePoint] {
+        var plan = RunPlan(source: source, cells: request.cells(stackingLRU: true))
+        plan.hints = hints
+        var outputs = try plan.execute(workers: workers, progress: progress).outputs
+        if let stack = outputs.firstIndex(where: { if case .unstackable = $0 { true } else { false } }) {
+            // Sizes changed: LRU's points replayed, in a second pass.
+            var again = plan
+            again.cells = Request(
+                policies: [.lru], capacities: request.capacities, sizeMode: request.sizeMode, tier: request.tier,
+                sampleRate: request.sampleRate
+            ).cells(stackingLRU: false)
+            let replayed = try again.execute(workers: workers, progress: progress).outputs
+            outputs.replaceSubrange(stack...stack, with: replayed)
+        }
+        return outputs.flatMap { output -> [CurvePoint] in
+            switch output {
+            case .curve(let points): points
+            case .run(let result): [CurvePoint(result)]
+            case .unstackable, .statistics: []
+            }
+        }
     }
 }
 
-/// The objects whose hashed key falls under a threshold: SHARDS's spatial sampling (Waldspurger,
-/// Park, Garthwaite and Ahmad, "Efficient MRC Construction with SHARDS", FAST 2015). Every
-/// request of a sampled object is kept, so reuse within the sample is the trace's reuse.
-struct SpatialSample: Sendable {
-    let rate: Double
-    let trace: Trace
+/// SHARDS's spatial sampling (Waldspurger, Park, Garthwaite and Ahmad, "Efficient MRC
+/// Construction with SHARDS", FAST 2015): the objects whose hashed key falls under a threshold.
+/// Every request of a sampled object is kept, so reuse within the sample is the trace's reuse.
+enum SpatialSample {
+    /// Whether `key` is in a sample of `rate` of the objects: its 53-bit hash is under
+    /// rate × 2^53.
+    @inline(__always)
+    static func contains(_ key: UInt64, threshold: UInt64) -> Bool {
+        hash(key) >> 11 < threshold
+    }
 
-    init(_ full: Trace, rate: Double) {
+    static func threshold(rate: Double) -> UInt64 {
         precondition(rate > 0 && rate <= 1, "a sample rate is in (0, 1]")
-        self.rate = rate
-        // Keep keys whose 53-bit hash is under rate × 2^53.
-        let threshold = UInt64((rate * 9_007_199_254_740_992).rounded(.down))
-        var sample = Trace(name: full.name, keyNames: full.keyNames)
-        var nextEvent = 0
-        for position in 0..<full.count {
-            // Events keep their place relative to the sampled requests.
-            while nextEvent < full.events.count, full.events[nextEvent].position <= position {
-                sample.appendEvent(full.events[nextEvent].kind, time: full.events[nextEvent].time)
-                nextEvent += 1
-            }
-            let key = full.keys[position]
-            if Self.hash(key) >> 11 < threshold {
-                sample.append(time: full.times[position], key: key, size: full.sizes[position])
-            }
-        }
-        for event in full.events[nextEvent...] { sample.appendEvent(event.kind, time: event.time) }
-        trace = sample
+        return UInt64((rate * 9_007_199_254_740_992).rounded(.down))
     }
 
     /// SplitMix64's finalizer: spreads consecutive ids over all 64 bits.
+    @inline(__always)
     static func hash(_ key: UInt64) -> UInt64 {
         var z = key &+ 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -191,14 +188,13 @@ struct SpatialSample: Sendable {
         return z ^ (z >> 31)
     }
 
-    /// The sampled point's counts scaled to the whole trace, with SHARDS's adjustment: a sample
-    /// holds more or fewer requests than `rate` of the trace, mostly because it caught more or
-    /// fewer of the few very popular objects, whose requests are nearly all hits. So the
-    /// difference from the expected count is counted as hits (at distance 0): without it, a 1 %
-    /// sample of a Zipf trace that misses its hottest objects overstates the miss ratio by 0.1–0.2.
-    func estimate(_ point: CurvePoint, of full: Trace) -> CurvePoint {
-        var bytesRequested = 0
-        for size in full.sizes { bytesRequested &+= size }
+    /// The sampled point's counts scaled to the whole trace (`requests` requests, `bytes`
+    /// bytes), with SHARDS's adjustment: a sample holds more or fewer requests than `rate` of the
+    /// trace, mostly because it caught more or fewer of the few very popular objects, whose
+    /// requests are nearly all hits. So the difference from the expected count is counted as
+    /// hits (at distance 0): without it, a 1 % sample of a Zipf trace that misses its hottest
+    /// objects overstates the miss ratio by 0.1–0.2.
+    static func estimate(_ point: CurvePoint, rate: Double, requests: Int, bytes: Int) -> CurvePoint {
         func scaled(_ hits: Int, sampled: Int, total: Int) -> Int {
             let expected = Double(total) * rate
             guard expected > 0 else { return 0 }
@@ -206,140 +202,337 @@ struct SpatialSample: Sendable {
             return Int((min(max(adjusted / expected, 0), 1) * Double(total)).rounded())
         }
         var estimate = point
-        estimate.trace = full.name
-        estimate.requests = full.count
-        estimate.bytesRequested = bytesRequested
-        estimate.hits = scaled(point.hits, sampled: point.requests, total: full.count)
-        estimate.bytesHit = scaled(point.bytesHit, sampled: point.bytesRequested, total: bytesRequested)
+        estimate.requests = requests
+        estimate.bytesRequested = bytes
+        estimate.hits = scaled(point.hits, sampled: point.requests, total: requests)
+        estimate.bytesHit = scaled(point.bytesHit, sampled: point.bytesRequested, total: bytes)
         return estimate
     }
 }
 
+/// A cell replayed on a spatial sample of the objects: each batch filtered to the sampled
+/// requests (events keep their place among them), the inner cell's figures scaled to the whole
+/// trace at the end.
+final class SampledReplay {
+    private let rate: Double
+    private let threshold: UInt64
+    private let inner: CellReplay
+    /// The capacity a `.simulate` cell's points are reported at (the sample ran at `rate` of it).
+    private let reportedCapacity: Int?
+    private var times: [Int64] = []
+    private var keys: [UInt64] = []
+    private var sizes: [Int] = []
+    private var nextUses: [Int64] = []
+    private var events: [TraceEvent] = []
+    private var sampled = 0
+    private var requests = 0
+    private var bytes = 0
+
+    init(rate: Double, inner: CellReplay, reportedCapacity: Int?) {
+        self.rate = rate
+        threshold = SpatialSample.threshold(rate: rate)
+        self.inner = inner
+        self.reportedCapacity = reportedCapacity
+    }
+
+    func replay(_ batch: RequestBatch) {
+        times.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        sizes.removeAll(keepingCapacity: true)
+        nextUses.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+        let start = sampled
+        var nextEvent = 0
+        for index in 0..<batch.count {
+            while nextEvent < batch.events.count, batch.events[nextEvent].position <= batch.start + index {
+                var event = batch.events[nextEvent]
+                event.position = start + keys.count
+                events.append(event)
+                nextEvent += 1
+            }
+            let key = batch.keys[index]
+            requests &+= 1
+            bytes &+= batch.sizes[index]
+            guard SpatialSample.contains(key, threshold: threshold) else { continue }
+            times.append(batch.times[index])
+            keys.append(key)
+            sizes.append(batch.sizes[index])
+            if !batch.nextUses.isEmpty { nextUses.append(batch.nextUses[index]) }
+        }
+        for var event in batch.events[nextEvent...] {
+            event.position = start + keys.count
+            events.append(event)
+        }
+        sampled += keys.count
+        times.withUnsafeBufferPointer { times in
+            keys.withUnsafeBufferPointer { keys in
+                sizes.withUnsafeBufferPointer { sizes in
+                    nextUses.withUnsafeBufferPointer { nextUses in
+                        events.withUnsafeBufferPointer { events in
+                            inner.replay(
+                                RequestBatch(
+                                    start: start, times: times, keys: keys, sizes: sizes, nextUses: nextUses,
+                                    events: events))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func finish() -> CellOutput {
+        func estimate(_ point: CurvePoint) -> CurvePoint {
+            SpatialSample.estimate(point, rate: rate, requests: requests, bytes: bytes)
+        }
+        switch inner.finish() {
+        case .run(let result):
+            var point = CurvePoint(result, method: .sampledSimulation(rate: rate))
+            if let reportedCapacity { point.capacity = reportedCapacity }
+            return .curve([estimate(point)])
+        case .curve(let points):
+            return .curve(points.map(estimate))
+        case let other:
+            return other
+        }
+    }
+}
+
 /// LRU's whole miss-ratio curve from one pass over the trace (Mattson, Gecsei, Slutz and Traiger,
-/// "Evaluation techniques for storage hierarchies", IBM Systems Journal, 1970).
+/// "Evaluation techniques for storage hierarchies", IBM Systems Journal, 1970), streamed.
 ///
 /// After every request an LRU cache of capacity `C` holds the longest most-recent prefix of the
 /// LRU stack whose costs fit in `C`: a hit moves an entry within that prefix, and a miss puts the
 /// new entry on top and evicts from the bottom until the total fits. So a request hits exactly
 /// when its *demand* — its own cost plus the costs of the distinct objects requested since its
-/// previous request — is at most `C`. Demands come from a Fenwick tree over request positions
-/// that marks each object's latest request with its cost (see `ReuseProfile`).
+/// previous request — is at most `C`. Demands come from a Fenwick tree over logical time that
+/// marks each object's latest request with its cost; when the clock reaches the end of the tree,
+/// the marks are renumbered from 0 (a compaction), so the tree holds about twice the distinct
+/// objects, whatever the number of requests.
 ///
 /// Two rules of the engine keep this exact:
-/// - An object costlier than the capacity is refused and never enters the stack. Capacities are
-///   taken in groups that refuse the same objects, one pass per group (usually one: most traces'
-///   largest object is smaller than the smallest capacity asked for).
+/// - An object costlier than the capacity is refused and never enters the stack. Capacities that
+///   have refused the same objects so far share one stack (a group); when an object first comes
+///   that some of a group's capacities refuse and others take, the group splits in two, each
+///   with a copy of the stack (until then their stacks were the same).
 /// - A relaunch empties a memory tier: requests after it see no object requested before it.
-enum LRUStack {
-    /// Whether stack distances give exactly what the engine does: in bytes mode, an entry keeps
-    /// the size it was stored with, so every object must have one size.
-    static func applies(to trace: Trace, sizeMode: SizeMode) -> Bool {
-        guard sizeMode == .bytes else { return true }
-        var sizes: [UInt64: Int] = [:]
-        for position in 0..<trace.count {
-            let size = trace.sizes[position]
-            if let known = sizes.updateValue(size, forKey: trace.keys[position]), known != size { return false }
-        }
-        return true
+///
+/// In bytes mode an object must keep one size; when one does not, the pass stops and says so
+/// (`CellOutput.unstackable`), and LRU is replayed instead.
+final class LRUStackPass {
+    private let capacities: [Int]
+    private let sizeMode: SizeMode
+    private let tier: TierKind
+    private let scale: Double
+    private let name: String
+    // Dense object ids, and each object's cost (its first size, or 1 in unit mode).
+    private var ids: SlotIndex<UInt64>
+    private var costs: [Int] = []
+    private var groups: [StackGroup]
+    private var broken = false
+    private var requests = 0
+    private var bytesRequested = 0
+
+    /// - Parameter scale: the share of the objects the trace is a spatial sample of (SHARDS):
+    ///   distances are scaled up by `1 / scale`.
+    init(capacities: [Int], sizeMode: SizeMode, tier: TierKind, scale: Double = 1, context: CellContext) {
+        precondition(!capacities.isEmpty && capacities == Array(Set(capacities)).sorted(), "ascending capacities")
+        self.capacities = capacities
+        self.sizeMode = sizeMode
+        self.tier = tier
+        self.scale = scale
+        name = context.name
+        ids = SlotIndex(minimumCapacity: min(context.hints.distinctKeys ?? 1 << 16, 1 << 24))
+        groups = [StackGroup(capacities: 0..<capacities.count)]
     }
 
-    /// The curve at `capacities` (ascending, distinct, each ≥ 1). With `scale` < 1 the trace is a
-    /// spatial sample of that share of the objects, and the distances between requests are scaled
-    /// up by `1 / scale` (SHARDS).
-    static func points(
-        _ trace: Trace, capacities: [Int], sizeMode: SizeMode, tier: TierKind, scale: Double = 1
-    ) -> [CurvePoint] {
-        precondition(trace.count < Int(Int32.max), "the stack pass handles fewer than 2^31 requests")
-        let (objects, unique) = ReuseProfile.denseIDs(trace.keys)
-        // Each object's cost, as the engine charges it (constant per object: `applies(to:)`).
-        var costs = [Int](repeating: 0, count: unique)
-        for position in 0..<trace.count {
-            costs[Int(objects[position])] = sizeMode == .unit ? 1 : trace.sizes[position]
+    func replay(_ batch: RequestBatch) {
+        var nextEvent = 0
+        for index in 0..<batch.count {
+            while nextEvent < batch.events.count, batch.events[nextEvent].position <= batch.start + index {
+                apply(batch.events[nextEvent])
+                nextEvent += 1
+            }
+            let size = batch.sizes[index]
+            requests &+= 1
+            bytesRequested &+= size
+            guard !broken else { continue }
+            let key = batch.keys[index]
+            var object = Int(ids.slot(for: key))
+            if object < 0 {
+                object = costs.count
+                ids.insert(key, slot: Int32(object))
+                let cost = sizeMode == .unit ? 1 : size
+                costs.append(cost)
+                for group in groups { group.addObject() }
+                split(for: cost)
+            } else if sizeMode == .bytes && costs[object] != size {
+                broken = true
+                continue
+            }
+            let cost = costs[object]
+            for group in groups where cost <= capacities[group.capacities.lowerBound] {
+                group.request(object, cost: cost, size: size, capacities: capacities, scale: scale, costs: costs)
+            }
         }
-        let resets = tier == .memory ? trace.events.filter { $0.kind == .relaunch }.map(\.position) : []
-        let method: CurveMethod = scale < 1 ? .sampledStackDistance(rate: scale) : .stackDistance
+        for event in batch.events[nextEvent...] { apply(event) }
+    }
 
-        var bytesRequested = 0
-        for size in trace.sizes { bytesRequested &+= size }
+    private func apply(_ event: TraceEvent) {
+        guard event.kind == .relaunch, tier == .memory else { return }
+        for group in groups { group.startEpoch() }
+    }
+
+    /// Splits the groups some of whose capacities refuse an object of `cost` and others take.
+    private func split(for cost: Int) {
+        var index = 0
+        while index < groups.count {
+            let group = groups[index]
+            let firstTaking = capacities[group.capacities].partitioningIndex { $0 >= cost } + group.capacities.lowerBound
+            if firstTaking > group.capacities.lowerBound && firstTaking < group.capacities.upperBound {
+                groups.insert(group.split(at: firstTaking), at: index + 1)
+                index += 1
+            }
+            index += 1
+        }
+    }
+
+    func finish() -> CellOutput {
+        guard !broken else { return .unstackable }
+        let method: CurveMethod = scale < 1 ? .sampledStackDistance(rate: scale) : .stackDistance
         var points: [CurvePoint] = []
-        var groupStart = 0
-        let distinctCosts = Array(Set(costs)).sorted()
-        while groupStart < capacities.count {
-            // Capacities refusing the same objects: no object's cost lies between them.
-            let refusedAbove = capacities[groupStart]
-            var groupEnd = groupStart + 1
-            let firstCostAbove = distinctCosts.partitioningIndex { $0 > refusedAbove }
-            let nextCost = firstCostAbove < distinctCosts.count ? distinctCosts[firstCostAbove] : Int.max
-            while groupEnd < capacities.count, capacities[groupEnd] < nextCost { groupEnd += 1 }
-            let group = Array(capacities[groupStart..<groupEnd])
-            let (hits, bytesHit) = pass(
-                trace, objects: objects, costs: costs, refusedAbove: refusedAbove, capacities: group, resets: resets,
-                scale: scale)
-            for (index, capacity) in group.enumerated() {
+        for group in groups {
+            var hits = 0
+            var bytesHit = 0
+            for capacity in group.capacities {
+                hits &+= group.hitsAt[capacity - group.capacities.lowerBound]
+                bytesHit &+= group.bytesAt[capacity - group.capacities.lowerBound]
                 points.append(
                     CurvePoint(
-                        trace: trace.name, policy: .lru, capacity: capacity, sizeMode: sizeMode, method: method,
-                        requests: trace.count, hits: hits[index], bytesRequested: bytesRequested,
-                        bytesHit: bytesHit[index]))
+                        trace: name, policy: .lru, capacity: capacities[capacity], sizeMode: sizeMode,
+                        method: method, requests: requests, hits: hits, bytesRequested: bytesRequested,
+                        bytesHit: bytesHit))
             }
-            groupStart = groupEnd
         }
-        return points
+        return .curve(points)
+    }
+}
+
+/// The LRU stack of the capacities that have refused the same objects so far (`LRUStackPass`).
+private final class StackGroup {
+    /// Indices of the pass's capacities this group serves.
+    private(set) var capacities: Range<Int>
+    /// Hits (and their bytes) whose smallest capacity that holds them is the group's i-th.
+    var hitsAt: [Int]
+    var bytesAt: [Int]
+    /// Each object's latest request as a logical time, or -1.
+    private var latest: [Int32]
+    /// The object marked at each logical time, or -1.
+    private var owner: [Int32]
+    /// Fenwick tree over logical times (1-based): the cost marked at each.
+    private var tree: [Int]
+    private var clock = 0
+    private var marked = 0
+    /// The logical time the current memory epoch began at (a relaunch of a memory tier).
+    private var epochStart = 0
+
+    init(capacities: Range<Int>) {
+        self.capacities = capacities
+        hitsAt = Array(repeating: 0, count: capacities.count)
+        bytesAt = Array(repeating: 0, count: capacities.count)
+        latest = []
+        owner = Array(repeating: -1, count: 1024)
+        tree = Array(repeating: 0, count: 1025)
     }
 
-    /// Hits and bytes hit at each of `capacities`, all of which refuse exactly the objects
-    /// costing more than `refusedAbove`.
-    ///
-    /// - Complexity: O(n log n) for `n` requests, plus O(log k) per hit for `k` capacities.
-    private static func pass(
-        _ trace: Trace, objects: [Int32], costs: [Int], refusedAbove: Int, capacities: [Int], resets: [Int],
-        scale: Double
-    ) -> (hits: [Int], bytesHit: [Int]) {
-        // Hits whose smallest capacity that holds them is capacities[i], then summed upwards.
-        var hitsAt = [Int](repeating: 0, count: capacities.count)
-        var bytesAt = [Int](repeating: 0, count: capacities.count)
-        var latest = [Int32](repeating: -1, count: costs.count)
-        var tree = [Int](repeating: 0, count: trace.count + 1)
-        var marked = 0
-        var epochStart = 0
-        var nextReset = 0
-        let largest = capacities[capacities.count - 1]
-        for position in 0..<trace.count {
-            while nextReset < resets.count, resets[nextReset] <= position {
-                epochStart = position
-                nextReset += 1
-            }
-            let object = Int(objects[position])
-            let cost = costs[object]
-            guard cost <= refusedAbove else { continue }
-            let previous = Int(latest[object])
-            if previous >= 0 {
-                if previous >= epochStart {
-                    let between = marked - prefixSum(tree, through: previous + 1)
-                    let scaled = scale < 1 ? Int((Double(between) / scale).rounded()) : between
-                    let demand = cost &+ scaled
-                    if demand <= largest {
-                        let index = capacities.partitioningIndex { $0 >= demand }
-                        hitsAt[index] &+= 1
-                        bytesAt[index] &+= trace.sizes[position]
-                    }
+    private init(copying other: StackGroup, capacities: Range<Int>, counts: Range<Int>) {
+        self.capacities = capacities
+        // A hit counted at a smaller capacity so far is a hit at these too.
+        hitsAt = Array(other.hitsAt[counts])
+        bytesAt = Array(other.bytesAt[counts])
+        hitsAt[0] &+= other.hitsAt[..<counts.lowerBound].reduce(0, &+)
+        bytesAt[0] &+= other.bytesAt[..<counts.lowerBound].reduce(0, &+)
+        latest = other.latest
+        owner = other.owner
+        tree = other.tree
+        clock = other.clock
+        marked = other.marked
+        epochStart = other.epochStart
+    }
+
+    /// Keeps the capacities below `index` and returns a group for the rest, with a copy of the
+    /// stack.
+    func split(at index: Int) -> StackGroup {
+        let cut = index - capacities.lowerBound
+        let rest = StackGroup(
+            copying: self, capacities: index..<capacities.upperBound, counts: cut..<capacities.count)
+        capacities = capacities.lowerBound..<index
+        hitsAt.removeSubrange(cut...)
+        bytesAt.removeSubrange(cut...)
+        return rest
+    }
+
+    func addObject() { latest.append(-1) }
+
+    func startEpoch() { epochStart = clock }
+
+    @inline(__always)
+    func request(_ object: Int, cost: Int, size: Int, capacities all: [Int], scale: Double, costs: [Int]) {
+        let previous = Int(latest[object])
+        if previous >= 0 {
+            if previous >= epochStart {
+                let between = marked &- prefixSum(through: previous + 1)
+                let scaled = scale < 1 ? Int((Double(between) / scale).rounded()) : between
+                let demand = cost &+ scaled
+                if demand <= all[capacities.upperBound - 1] {
+                    let index = all[capacities].partitioningIndex { $0 >= demand }
+                    hitsAt[index] &+= 1
+                    bytesAt[index] &+= size
                 }
-                add(&tree, at: previous + 1, -cost)
-                marked &-= cost
             }
-            add(&tree, at: position + 1, cost)
-            marked &+= cost
-            latest[object] = Int32(position)
+            add(at: previous + 1, -cost)
+            marked &-= cost
+            owner[previous] = -1
         }
-        for index in capacities.indices.dropFirst() {
-            hitsAt[index] &+= hitsAt[index - 1]
-            bytesAt[index] &+= bytesAt[index - 1]
+        if clock == owner.count { compact(costs: costs) }
+        add(at: clock + 1, cost)
+        marked &+= cost
+        latest[object] = Int32(clock)
+        owner[clock] = Int32(object)
+        clock += 1
+    }
+
+    /// Renumbers the marks from 0 in a tree twice their number, dropping those of an ended epoch
+    /// (no later request looks past them).
+    private func compact(costs: [Int]) {
+        var live: [Int32] = []
+        for time in 0..<clock where owner[time] >= 0 {
+            let object = Int(owner[time])
+            if time < epochStart {
+                latest[object] = -1
+                marked &-= costs[object]
+            } else {
+                live.append(Int32(object))
+            }
         }
-        return (hitsAt, bytesAt)
+        let size = max(1024, 2 * (live.count + 1))
+        owner = Array(repeating: -1, count: size)
+        tree = Array(repeating: 0, count: size + 1)
+        for (time, object) in live.enumerated() {
+            latest[Int(object)] = Int32(time)
+            owner[time] = object
+            tree[time + 1] = costs[Int(object)]
+        }
+        // A Fenwick tree built in place in O(n): each node passes its sum to its parent.
+        for node in 1..<tree.count {
+            let parent = node + (node & -node)
+            if parent < tree.count { tree[parent] &+= tree[node] }
+        }
+        clock = live.count
+        epochStart = 0
     }
 
     @inline(__always)
-    private static func prefixSum(_ tree: [Int], through index: Int) -> Int {
+    private func prefixSum(through index: Int) -> Int {
         var sum = 0
         var node = index
         while node > 0 {
@@ -350,7 +543,7 @@ enum LRUStack {
     }
 
     @inline(__always)
-    private static func add(_ tree: inout [Int], at index: Int, _ amount: Int) {
+    private func add(at index: Int, _ amount: Int) {
         var node = index
         while node < tree.count {
             tree[node] &+= amount
@@ -370,5 +563,19 @@ extension Array {
             if predicate(self[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
+    }
+}
+
+extension ArraySlice {
+    /// The offset from `startIndex` of the first element satisfying `predicate` (as
+    /// `Array.partitioningIndex`).
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var low = startIndex
+        var high = endIndex
+        while low < high {
+            let middle = (low + high) / 2
+            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low - startIndex
     }
 }

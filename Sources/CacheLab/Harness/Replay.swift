@@ -1,6 +1,8 @@
 import Histogram
 
-/// Replays a trace through one cache, sequentially and deterministically.
+/// Replays a trace held in memory through one cache or one client, sequentially and
+/// deterministically: a run plan of one cell (see `RunPlan` for traces read from files, and for
+/// many caches in one pass).
 public enum Replay {
     /// Runs `trace` through a fresh cache built from `configuration` and counts what happened.
     ///
@@ -13,44 +15,50 @@ public enum Replay {
     ///   default). Without it the result's latency is zero and the loop does only the cache's
     ///   work, which is what libCacheSim's throughput figures measure.
     public static func simulate(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool = true) -> RunResult {
-        configuration.policy.withOrder(RegisteredOrder(trace: trace, configuration: configuration, latency: latency))
+        RunPlan.replay(trace, [.simulate(configuration, latency: latency)], workers: 1)[0].run
     }
 
     /// Runs `trace` through a cache ordered by `order` instead of the configuration's policy
     /// (whose name, capacity and lifetime still label and limit the run): for a policy outside
     /// the registry, such as a variant under study or a deliberately broken one in a test.
-    public static func simulate<Policy: EvictionPolicy>(
+    public static func simulate<Policy: EvictionPolicy & SendableMetatype>(
         _ trace: Trace, _ configuration: RunConfiguration, order: Policy.Type, latency: Bool = true
     ) -> RunResult {
-        let ledger = StorageLedger()
-        var result = StorageLedger.$current.withValue(ledger) {
-            // The loop records through a pointer held for exactly the replay's duration.
-            if latency {
-                var recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
-                var result = withUnsafeMutablePointer(to: &recorder) {
-                    Simulation(trace: trace, configuration: configuration, recorder: $0).run(order)
-                }
-                result.latency = recorder.latencies.summary()
-                return result
-            }
-            var recorder = NoLatency()
-            return withUnsafeMutablePointer(to: &recorder) {
-                Simulation(trace: trace, configuration: configuration, recorder: $0).run(order)
-            }
+        RunPlan.replay(trace, [.simulate(configuration, order: order, latency: latency)], workers: 1)[0].run
+    }
+}
+
+extension RunCell {
+    /// A single-tier cell ordered by `order` instead of the configuration's policy (see
+    /// `Replay.simulate(_:_:order:latency:)`).
+    public static func simulate<Policy: EvictionPolicy & SendableMetatype>(
+        _ configuration: RunConfiguration, order: Policy.Type, latency: Bool = true
+    ) -> RunCell {
+        .custom(label: configuration.policy.rawValue, needsFuture: Policy.needsFuture) { context in
+            SimulatedRunFactory(configuration: configuration, latency: latency, context: context).run(Policy.self)
         }
-        result.metadataBytes = ledger.peakBytes
-        return result
+    }
+}
+
+/// Builds a single-tier cell's replay for the registry's policy, or for one given.
+struct SimulatedRunFactory: PolicyBody {
+    let configuration: RunConfiguration
+    let latency: Bool
+    let context: CellContext
+
+    func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> CellReplay {
+        if latency {
+            let recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
+            return make(policy, recorder)
+        }
+        return make(policy, NoLatency())
     }
 
-    /// The registry's policy for a configuration, handed to `simulate(_:_:order:latency:)`.
-    private struct RegisteredOrder: PolicyBody {
-        let trace: Trace
-        let configuration: RunConfiguration
-        let latency: Bool
-
-        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
-            Replay.simulate(trace, configuration, order: policy, latency: latency)
-        }
+    private func make<Policy: EvictionPolicy, Recorder: LatencyRecording>(
+        _ policy: Policy.Type, _ recorder: Recorder
+    ) -> CellReplay {
+        let run = SimulatedRun<Policy, Recorder>(configuration: configuration, recorder: recorder, context: context)
+        return CellReplay(replay: { run.replay($0) }, finish: { .run(run.finish()) })
     }
 }
 
@@ -58,12 +66,15 @@ public enum Replay {
 protocol LatencyRecording {
     mutating func hit(size: Int)
     mutating func miss(size: Int)
+    /// The latencies recorded, summed up.
+    func summary() -> LatencySummary
 }
 
 /// Records nothing; compiled away.
 struct NoLatency: LatencyRecording {
     @inline(__always) mutating func hit(size: Int) {}
     @inline(__always) mutating func miss(size: Int) {}
+    func summary() -> LatencySummary { LatencySummary() }
 }
 
 /// Records the latency model's value for every request, in microseconds.
@@ -85,103 +96,122 @@ struct HistogramRecorder: LatencyRecording {
     @inline(__always)
     mutating func record(_ latency: Int) { latencies.record(microseconds: latency) }
 
+    func summary() -> LatencySummary { latencies.summary() }
 }
 
-/// The replay loop, specialized per policy by `PolicyKind.withOrder` and per recorder.
-struct Simulation<Recorder: LatencyRecording>: PolicyBody {
-    let trace: Trace
-    let configuration: RunConfiguration
-    let recorder: UnsafeMutablePointer<Recorder>
-
-    init(trace: Trace, configuration: RunConfiguration, recorder: UnsafeMutablePointer<Recorder>) {
-        self.trace = trace
-        self.configuration = configuration
-        self.recorder = recorder
+/// One single-tier cache replayed batch by batch: the simulator's loop, specialized per policy
+/// and per recorder (`SimulatedRunFactory`).
+final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
+    private struct State {
+        var tally = RunTally()
+        var recorder: Recorder
     }
 
-    func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> RunResult {
-        var result = RunResult(trace: trace.name, configuration: configuration)
-        let cache = Cache<UInt64, Void, Policy>(
-            configuration: result.cache, expectedCount: trace.expectedEntries(under: result.cache))
-        var hits = 0
-        var bytesHit = 0
-        var bytesRequested = 0
+    private let cache: Cache<UInt64, Void, Policy>
+    // The counts and the recorder live behind a pointer, so the loop reaches them without the
+    // exclusivity checks a class's stored properties need.
+    private let state: UnsafeMutablePointer<State>
+    private let ledger = StorageLedger()
+    private var result: RunResult
+
+    init(configuration: RunConfiguration, recorder: Recorder, context: CellContext) {
+        result = RunResult(trace: context.name, configuration: configuration)
+        let limits = result.cache
+        cache = StorageLedger.$current.withValue(ledger) {
+            Cache(configuration: limits, expectedCount: context.hints.expectedEntries(under: limits))
+        }
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(recorder: recorder))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    func replay(_ batch: RequestBatch) {
+        // Storage the cache grows into is charged to this run's ledger too.
+        StorageLedger.$current.withValue(ledger) { loop(batch) }
+    }
+
+    @inline(__always)
+    private func loop(_ batch: RequestBatch) {
+        let cache = cache
+        let state = state
+        var tally = state.pointee.tally
+        let keys = batch.keys
+        let sizes = batch.sizes
+        let times = batch.times
+        let nextUses = batch.nextUses
+        let events = batch.events
+        let start = batch.start
         var position = 0
         var nextEvent = 0
-        let events = trace.events
-        // Only a policy that needs the future pays for it: one backward pass, before the loop.
-        let nextUses = Policy.needsFuture ? trace.nextUses() : []
-        nextUses.withUnsafeBufferPointer { nextUses in
-            trace.times.withUnsafeBufferPointer { times in
-                trace.keys.withUnsafeBufferPointer { keys in
-                    trace.sizes.withUnsafeBufferPointer { sizes in
-                        while position < keys.count || nextEvent < events.count {
-                            while nextEvent < events.count, events[nextEvent].position <= position {
-                                apply(events[nextEvent], to: cache, result: &result)
-                                nextEvent += 1
-                            }
-                            let end = nextEvent < events.count ? events[nextEvent].position : keys.count
-                            while position < end {
-                                let key = keys[position]
-                                let size = sizes[position]
-                                let now = times[position]
-                                bytesRequested &+= size
-                                if Policy.needsFuture { cache.upcoming(nextUse: nextUses[position]) }
-                                if cache.value(forKey: key, at: now) != nil {
-                                    hits &+= 1
-                                    bytesHit &+= size
-                                    recorder.pointee.hit(size: size)
-                                } else {
-                                    cache.insertAfterMiss((), forKey: key, size: size, at: now)
-                                    recorder.pointee.miss(size: size)
-                                }
-                                position &+= 1
-                            }
-                        }
-                    }
+        while true {
+            while nextEvent < events.count, events[nextEvent].position <= start &+ position {
+                apply(events[nextEvent])
+                nextEvent &+= 1
+            }
+            guard position < keys.count else { break }
+            let end = nextEvent < events.count ? min(events[nextEvent].position &- start, keys.count) : keys.count
+            while position < end {
+                let key = keys[position]
+                let size = sizes[position]
+                let now = times[position]
+                if Policy.needsFuture { cache.upcoming(nextUse: nextUses[position]) }
+                if cache.value(forKey: key, at: now) != nil {
+                    tally.hit(size: size)
+                    state.pointee.recorder.hit(size: size)
+                } else {
+                    cache.insertAfterMiss((), forKey: key, size: size, at: now)
+                    tally.miss(size: size)
+                    state.pointee.recorder.miss(size: size)
                 }
+                position &+= 1
             }
         }
-
-        result.requests = trace.count
-        result.hits = hits
-        if configuration.tier == .memory { result.memoryHits = hits } else { result.diskHits = hits }
-        result.misses = trace.count - hits
-        result.bytesRequested = bytesRequested
-        result.bytesHit = bytesHit
-        result.bytesDownloaded = bytesRequested - bytesHit
-        result.evictions = cache.evictions
-        result.expirations = cache.expirations
-        result.entries = cache.count
-        return result
+        while nextEvent < events.count {
+            apply(events[nextEvent])
+            nextEvent &+= 1
+        }
+        state.pointee.tally = tally
     }
 
-    private func apply<Policy>(_ event: TraceEvent, to cache: Cache<UInt64, Void, Policy>, result: inout RunResult) {
+    private func apply(_ event: TraceEvent) {
         switch event.kind {
         case .relaunch:
             result.relaunches += 1
-            if configuration.tier == .memory { cache.removeAll() }
+            if result.configuration.tier == .memory { cache.removeAll() }
         case .background, .foreground, .memoryWarning:
             break
         }
     }
+
+    func finish() -> RunResult {
+        var result = result
+        state.pointee.tally.apply(to: &result, tier: result.configuration.tier)
+        result.evictions = cache.evictions
+        result.expirations = cache.expirations
+        result.entries = cache.count
+        result.latency = state.pointee.recorder.summary()
+        result.metadataBytes = ledger.peakBytes
+        return result
+    }
 }
 
 extension Trace {
-    /// How many entries a cache with `limits` will typically hold on this trace: room for twice
-    /// as many mean-sized objects as fit, never more than the trace's distinct keys can be.
-    /// Sizing for the smallest object instead would spread a small cache over a table many times
-    /// larger than the CPU's caches; should the estimate be exceeded, the storage doubles (rarely,
-    /// and never again once warm).
-    public func expectedEntries(under limits: CacheConfiguration) -> Int {
-        guard count > 0 else { return 16 }
-        let distinct = keyNames?.count ?? count
-        if limits.sizeMode == .unit { return min(limits.capacity, distinct) + 1 }
+    /// What the trace says of itself for sizing caches: its distinct keys (or, without key names,
+    /// at most its requests) and its mean request size.
+    public var hints: TraceHints {
+        guard count > 0 else { return TraceHints(distinctKeys: 0, meanSize: 1) }
         var total = 0
         for size in sizes { total &+= size }
-        let mean = max(total / count, 1)
-        // min(fit × 2, distinct) without computing fit × 2, which a huge capacity overflows.
-        let fit = limits.capacity / mean
-        return (fit > distinct / 2 ? distinct : fit * 2) + 16
+        return TraceHints(distinctKeys: keyNames?.count ?? count, meanSize: max(total / count, 1))
+    }
+
+    /// How many entries a cache with `limits` will typically hold on this trace (see
+    /// `TraceHints.expectedEntries(under:)`).
+    public func expectedEntries(under limits: CacheConfiguration) -> Int {
+        hints.expectedEntries(under: limits)
     }
 }

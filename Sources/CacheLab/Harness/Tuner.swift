@@ -86,12 +86,25 @@ public enum Tuner {
         return result.filter { $0 >= 1 }
     }
 
-    /// Tunes on `traces`; `progress` gets runs finished and runs in all for each stage.
+    /// Tunes on `traces`, held in memory; `progress` gets runs finished and runs in all for each
+    /// stage.
     public static func tune(
         _ traces: [Trace], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ stage: String, _ finished: Int, _ total: Int) -> Void)? = nil
     ) -> Recommendation {
-        precondition(!traces.isEmpty && !request.policies.isEmpty, "Tuner: traces and policies to tune")
+        // Traces in memory cannot fail to read.
+        try! tune(traces.map { TraceSource($0) }, request, workers: workers, progress: progress)
+    }
+
+    /// Tunes on the traces `sources` read, each read once per stage: every candidate of a stage
+    /// is a cell of one plan per trace.
+    public static func tune(
+        _ sources: [TraceSource], _ request: Request, hints: [TraceHints]? = nil,
+        workers: Int = ParallelSweep.defaultWorkers,
+        progress: (@Sendable (_ stage: String, _ finished: Int, _ total: Int) -> Void)? = nil,
+        reading: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> Recommendation {
+        precondition(!sources.isEmpty && !request.policies.isEmpty, "Tuner: traces and policies to tune")
         // Stage 1: disk-only clients.
         var diskTiers: [TierConfiguration] = []
         for capacity in capacities(upTo: request.diskBudget) {
@@ -101,9 +114,9 @@ public enum Tuner {
                 }
             }
         }
-        let diskCandidates = evaluate(
+        let diskCandidates = try evaluate(
             diskTiers.map { ($0, ClientConfiguration(name: "disk", memory: nil, disk: $0, network: request.network)) },
-            traces, workers: workers, progress: { progress?("disk", $0, $1) }
+            sources, hints: hints, workers: workers, progress: { progress?("disk", $0, $1) }, reading: reading
         ) { run in run.hitRatio }
         let (disk, bestDisk) = pick(diskCandidates, margin: request.margin)
 
@@ -114,16 +127,16 @@ public enum Tuner {
                 memoryTiers.append(TierConfiguration(policy: policy, capacity: capacity))
             }
         }
-        let memoryCandidates = evaluate(
+        let memoryCandidates = try evaluate(
             memoryTiers.map {
                 ($0, ClientConfiguration(name: "memory", memory: $0, disk: disk.tier, network: request.network))
             },
-            traces, workers: workers, progress: { progress?("memory", $0, $1) }
+            sources, hints: hints, workers: workers, progress: { progress?("memory", $0, $1) }, reading: reading
         ) { run in run.requests == 0 ? 0 : Double(run.memoryHits) / Double(run.requests) }
         let (memory, bestMemory) = pick(memoryCandidates, margin: request.margin)
 
         return Recommendation(
-            request: request.summary, traces: traces.map(\.name), disk: disk, memory: memory, bestDisk: bestDisk,
+            request: request.summary, traces: sources.map(\.name), disk: disk, memory: memory, bestDisk: bestDisk,
             bestMemory: bestMemory, diskAtCapacity: bestPerPolicy(diskCandidates, capacity: disk.tier.capacity),
             memoryAtCapacity: bestPerPolicy(memoryCandidates, capacity: memory.tier.capacity),
             client: ClientConfiguration(
@@ -133,16 +146,16 @@ public enum Tuner {
     /// Each tier's client replayed on every trace and averaged, in parallel; `score` says what
     /// counts.
     private static func evaluate(
-        _ tiers: [(tier: TierConfiguration, client: ClientConfiguration)], _ traces: [Trace], workers: Int,
-        progress: @escaping @Sendable (Int, Int) -> Void, score: @escaping @Sendable (RunResult) -> Double
-    ) -> [Candidate] {
-        let total = tiers.count * traces.count
-        let runs = ParallelSweep.map(total, workers: workers, progress: { progress($0, total) }) { index in
-            Replay.simulate(traces[index % traces.count], client: tiers[index / traces.count].client)
-        }
-        let count = Double(traces.count)
+        _ tiers: [(tier: TierConfiguration, client: ClientConfiguration)], _ sources: [TraceSource],
+        hints: [TraceHints]?, workers: Int, progress: @escaping @Sendable (Int, Int) -> Void,
+        reading: (@Sendable (PlanProgress) -> Void)?, score: @escaping @Sendable (RunResult) -> Double
+    ) throws(TraceError) -> [Candidate] {
+        let byTrace = try RunPlan.execute(
+            tiers.map { .client($0.client) }, on: sources, hints: hints, workers: workers, progress: progress,
+            reading: reading)
+        let count = Double(sources.count)
         return tiers.indices.map { index in
-            let mine = runs[(index * traces.count)..<((index + 1) * traces.count)]
+            let mine = byTrace.map { $0[index].run }
             return Candidate(
                 tier: tiers[index].tier,
                 score: mine.map(score).reduce(0, +) / count,

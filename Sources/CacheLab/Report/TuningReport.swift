@@ -14,14 +14,13 @@ public enum TuningReport {
 
     /// Each client replayed on every trace and averaged (the recommended one and the presets).
     public static func summarize(
-        _ clients: [ClientConfiguration], on traces: [Trace], workers: Int = ParallelSweep.defaultWorkers
-    ) -> [ClientSummary] {
-        let runs = ParallelSweep.map(clients.count * traces.count, workers: workers) { index in
-            Replay.simulate(traces[index % traces.count], client: clients[index / traces.count])
-        }
-        let count = Double(traces.count)
+        _ clients: [ClientConfiguration], on sources: [TraceSource], hints: [TraceHints]? = nil,
+        workers: Int = ParallelSweep.defaultWorkers
+    ) throws(TraceError) -> [ClientSummary] {
+        let byTrace = try RunPlan.execute(clients.map { .client($0) }, on: sources, hints: hints, workers: workers)
+        let count = Double(sources.count)
         return clients.indices.map { index in
-            let mine = runs[(index * traces.count)..<((index + 1) * traces.count)]
+            let mine = byTrace.map { $0[index].run }
             return ClientSummary(
                 client: clients[index], hitRatio: mine.map(\.hitRatio).reduce(0, +) / count,
                 memoryHitRatio: mine.map { $0.requests == 0 ? 0 : Double($0.memoryHits) / Double($0.requests) }

@@ -8,16 +8,8 @@
 
 /// Generated traces with a known shape, for benchmarks and for tests that need volume.
 public enum SyntheticTrace {
-    /// Independent requests whose popularity follows a Zipf law: the object of popularity rank
-    /// `k` (1-based) is requested with probability proportional to `1 / k^alpha`.
-    ///
-    /// - Objects have ids that look like hashed ids (a bijective scramble of the rank, salted by
-    ///   the seed) and one fixed size each, log-uniform in `minSize...maxSize` (mostly small, a
-    ///   few large; the median is near `sqrt(minSize × maxSize)`), drawn independently of rank.
-    /// - Requests arrive as a Poisson process of 100 requests per second of trace time.
-    /// - Everything is drawn from `SplitMix64`, so the same arguments give the same trace.
-    ///
-    /// - Complexity: O(objects) to build the popularity tables, then O(1) expected per request.
+    /// Independent requests whose popularity follows a Zipf law, held in memory: `ZipfStream`
+    /// read to the end (see `ZipfParameters` for the shape).
     public static func zipf(
         requests: Int,
         objects: Int,
@@ -26,33 +18,131 @@ public enum SyntheticTrace {
         minSize: Int = 1_000,
         maxSize: Int = 100_000
     ) -> Trace {
+        zipf(
+            ZipfParameters(
+                requests: requests, objects: objects, alpha: alpha, seed: seed,
+                sizes: .logUniform(min: minSize, max: maxSize)))
+    }
+
+    /// The trace `parameters` describe, held in memory.
+    public static func zipf(_ parameters: ZipfParameters) -> Trace {
+        // A generator never fails to read.
+        try! ZipfStream(parameters).readAll()
+    }
+}
+
+/// How the objects of a generated trace are sized.
+public enum SizeDistribution: Sendable, Equatable, CustomStringConvertible {
+    /// Log-uniform in `min...max` bytes: mostly small, a few large; the median is near
+    /// `sqrt(min × max)`.
+    case logUniform(min: Int, max: Int)
+    /// Like an image list's photos: seven in eight objects are thumbnails of 6–16 KB, one in
+    /// eight a large photo of 50–160 KB, each log-uniform in its range.
+    case images
+
+    public var description: String {
+        switch self {
+        case .logUniform(let low, let high): "\(low)-\(high)"
+        case .images: "images"
+        }
+    }
+}
+
+/// A Zipf trace's shape: requests whose popularity follows a Zipf law, the object of popularity
+/// rank `k` (1-based) requested with probability proportional to `1 / k^alpha`.
+///
+/// - Objects have ids that look like hashed ids (a bijective scramble of the rank, salted by
+///   the seed) and one fixed size each, drawn from `sizes` independently of rank.
+/// - Requests arrive as a Poisson process of 100 requests per second of trace time.
+/// - Everything is drawn from `SplitMix64`, so the same parameters give the same trace.
+public struct ZipfParameters: Sendable, Equatable {
+    public var requests: Int
+    public var objects: Int
+    public var alpha: Double
+    public var seed: UInt64
+    public var sizes: SizeDistribution
+
+    public init(
+        requests: Int, objects: Int, alpha: Double, seed: UInt64,
+        sizes: SizeDistribution = .logUniform(min: 1_000, max: 100_000)
+    ) {
         precondition(requests >= 0, "requests must not be negative")
         precondition(objects >= 1, "a Zipf trace needs at least one object")
         precondition(alpha >= 0 && alpha.isFinite, "alpha must be a finite number >= 0")
-        precondition(minSize >= 1 && minSize <= maxSize, "sizes need 1 <= minSize <= maxSize")
+        if case .logUniform(let low, let high) = sizes {
+            precondition(low >= 1 && low <= high, "sizes need 1 <= min <= max")
+        }
+        self.requests = requests
+        self.objects = objects
+        self.alpha = alpha
+        self.seed = seed
+        self.sizes = sizes
+    }
 
+    /// The trace's name.
+    public var name: String {
+        let sized = sizes == .logUniform(min: 1_000, max: 100_000) ? "" : ", sizes=\(sizes)"
+        return "zipf(alpha=\(alpha), objects=\(objects), seed=\(seed)\(sized))"
+    }
+}
+
+/// Generates a Zipf trace a chunk at a time: memory is the object catalog and the popularity
+/// tables (24 bytes an object), whatever the number of requests.
+///
+/// - Complexity: O(objects) to build the tables, then O(1) expected per request.
+public final class ZipfStream: RequestStream {
+    private let parameters: ZipfParameters
+    private let popularity: Popularity
+    /// Each rank's id and size, side by side: one cache line per request.
+    private let catalog: [(id: UInt64, size: Int)]
+    private var draws: SplitMix64
+    /// Milliseconds, kept fractional so short gaps add up.
+    private var clock = 0.0
+    private var produced = 0
+
+    public var name: String { parameters.name }
+    public var progress: (done: Int, total: Int?) { (produced, parameters.requests) }
+
+    public init(_ parameters: ZipfParameters) {
+        self.parameters = parameters
         // Separate streams, so that changing the number of requests leaves ids and sizes alone.
-        var draws = SplitMix64(seed: seed)
-        var objectDraws = SplitMix64(seed: seed ^ 0x6F62_6A65_6374_7321)
+        draws = SplitMix64(seed: parameters.seed)
+        var objectDraws = SplitMix64(seed: parameters.seed ^ 0x6F62_6A65_6374_7321)
         let salt = objectDraws.next()
-
-        let popularity = Popularity(objects: objects, alpha: alpha)
-        // Id and size side by side: one cache line per request.
-        let catalog = (0..<objects).map { rank in
-            let size = logUniform(minSize, maxSize, unit: objectDraws.nextUnit())
-            return (id: objectID(rank: rank, salt: salt), size: size)
+        popularity = Popularity(objects: parameters.objects, alpha: parameters.alpha)
+        let sizes = parameters.sizes
+        catalog = (0..<parameters.objects).map { rank in
+            (id: Self.objectID(rank: rank, salt: salt), size: Self.size(sizes, &objectDraws))
         }
+    }
 
-        var trace = Trace(name: "zipf(alpha=\(alpha), objects=\(objects), seed=\(seed))")
-        trace.reserveCapacity(requests)
-        var clock = 0.0  // milliseconds, kept fractional so short gaps add up
-        for _ in 0..<requests {
-            let object = catalog[popularity.rank(for: draws.nextUnit())]
-            // Exponential gap with a mean of 10 ms: 100 requests per second on average.
-            clock += -log(1 - draws.nextUnit()) * 10
-            trace.append(time: Int64(clock), key: object.id, size: object.size)
+    public func next(into chunk: inout RequestChunk) throws(TraceError) -> Bool {
+        guard produced < parameters.requests else {
+            chunk.fill(from: produced) { _ in }
+            return false
         }
-        return trace
+        let count = min(chunk.capacity, parameters.requests - produced)
+        chunk.fill(from: produced) { writer in
+            for _ in 0..<count {
+                let object = catalog[popularity.rank(for: draws.nextUnit())]
+                // Exponential gap with a mean of 10 ms: 100 requests per second on average.
+                clock += -log(1 - draws.nextUnit()) * 10
+                writer.append(time: Int64(clock), key: object.id, size: object.size)
+            }
+        }
+        produced += count
+        return true
+    }
+
+    private static func size(_ sizes: SizeDistribution, _ draws: inout SplitMix64) -> Int {
+        switch sizes {
+        case .logUniform(let low, let high):
+            return logUniform(low, high, unit: draws.nextUnit())
+        case .images:
+            let large = draws.nextUnit() < 1.0 / 8
+            let unit = draws.nextUnit()
+            return large ? logUniform(50_000, 160_000, unit: unit) : logUniform(6_000, 16_000, unit: unit)
+        }
     }
 
     // Inverse-transform sampling of the Zipf law with a guide table (Chen and Asau, 1974): the

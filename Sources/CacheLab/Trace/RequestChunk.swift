@@ -79,12 +79,14 @@ public struct RequestChunk: Sendable {
     }
 
     /// Lends the chunk's requests to `body` as a `RequestBatch`.
-    public func withBatch<Result>(_ body: (RequestBatch) throws -> Result) rethrows -> Result {
-        try times.withUnsafeBufferPointer { times in
-            try keys.withUnsafeBufferPointer { keys in
-                try sizes.withUnsafeBufferPointer { sizes in
-                    try nextUses.withUnsafeBufferPointer { nextUses in
-                        try events.withUnsafeBufferPointer { events in
+    public func withBatch<Result, Failure: Error>(
+        _ body: (RequestBatch) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try times.withUnsafeBufferPointer { times throws(Failure) in
+            try keys.withUnsafeBufferPointer { keys throws(Failure) in
+                try sizes.withUnsafeBufferPointer { sizes throws(Failure) in
+                    try nextUses.withUnsafeBufferPointer { nextUses throws(Failure) in
+                        try events.withUnsafeBufferPointer { events throws(Failure) in
                             try body(
                                 RequestBatch(
                                     start: start,

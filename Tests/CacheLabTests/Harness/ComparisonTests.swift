@@ -7,10 +7,10 @@ struct ComparisonTests {
     static let trace = ScrollScenario.named("daily-reader")!.makeTrace()
     static let capacities = [100_000, 400_000, 1_000_000]
 
-    @Test func everyRunEqualsTheSameReplayAndIsMeasuredAgainstBeladyAtItsCapacity() {
+    @Test func everyRunEqualsTheSameReplayAndIsMeasuredAgainstBeladyAtItsCapacity() throws {
         // Given two policies at three capacities on one trace
         let request = Comparison.Request(policies: [.lru, .sieve])
-        let results = Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
+        let results = try Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
 
         // Then there is Belady and each policy at each capacity, Belady first
         #expect(
@@ -29,7 +29,7 @@ struct ComparisonTests {
 
     @Test func policiesAreRankedByTheirMeanShareOfBeladysHits() throws {
         let request = Comparison.Request(policies: [.fifo, .lru, .s3fifo, .belady], ttls: [nil, 3_600_000])
-        let results = Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
+        let results = try Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
         let ranking = try #require(Comparison.rankings(results).first)
 
         // Belady is the ceiling, not a contestant; each policy runs with and without a lifetime
@@ -46,8 +46,8 @@ struct ComparisonTests {
         #expect(ranking.standings.contains { $0.label == "lru ttl 1h" })
     }
 
-    @Test func theTableListsEveryPolicyOnceUnderItsTrace() {
-        let results = Comparison.run(
+    @Test func theTableListsEveryPolicyOnceUnderItsTrace() throws {
+        let results = try Comparison.run(
             [Comparison.Subject(trace: Self.trace, capacities: Self.capacities)],
             Comparison.Request(policies: [.lru, .arc]))
         let table = ComparisonReport.table(Comparison.rankings(results))
@@ -56,8 +56,8 @@ struct ComparisonTests {
         for name in ["lru", "arc"] { #expect(table.contains(" \(name) ")) }
     }
 
-    @Test func theReportEmbedsThreeChartsPerTrace() {
-        let results = Comparison.run(
+    @Test func theReportEmbedsThreeChartsPerTrace() throws {
+        let results = try Comparison.run(
             [Comparison.Subject(trace: Self.trace, capacities: Self.capacities)],
             Comparison.Request(policies: [.lru]))
         let rankings = Comparison.rankings(results)

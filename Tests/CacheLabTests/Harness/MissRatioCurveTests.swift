@@ -35,7 +35,6 @@ import Testing
         // Given a trace whose objects keep one size each
         let trace = Self.zipf
         let capacities = Self.capacities(for: trace, sizeMode)
-        #expect(MissRatioCurve.stackApplies(to: trace, sizeMode: sizeMode))
 
         // When LRU's curve is read off one stack pass
         let points = MissRatioCurve.compute(
@@ -81,16 +80,21 @@ import Testing
         for (key, size) in [(1, 10), (2, 10), (1, 30), (3, 10), (1, 30), (2, 10)] as [(UInt64, Int)] {
             trace.append(time: 0, key: key, size: size)
         }
-        #expect(!MissRatioCurve.stackApplies(to: trace, sizeMode: .bytes))
-        #expect(MissRatioCurve.stackApplies(to: trace, sizeMode: .unit))
 
         // When its curve is computed in bytes mode
         let points = MissRatioCurve.compute(trace, .init(policies: [.lru], capacities: [20, 40, 60]))
 
         // Then each point is a replay, and equal to one
+        #expect(points.map(\.capacity) == [20, 40, 60])
         for point in points {
             #expect(point.method == .simulated)
             #expect(point.hits == Self.replayed(trace, .lru, point.capacity, .bytes, .disk).hits)
+        }
+        // And in unit mode, where sizes do not count, the stack pass applies and agrees
+        let unit = MissRatioCurve.compute(trace, .init(policies: [.lru], capacities: [1, 2, 3], sizeMode: .unit))
+        for point in unit {
+            #expect(point.method == .stackDistance)
+            #expect(point.hits == Self.replayed(trace, .lru, point.capacity, .unit, .disk).hits)
         }
     }
 
@@ -114,15 +118,21 @@ import Testing
         }
     }
 
-    @Test func progressCountsEveryJobOnce() {
+    @Test func progressFollowsTheOnePassThroughTheTrace() throws {
+        // Given a 2,000-request trace and FIFO at three capacities beside LRU's stack pass
         let trace = SyntheticTrace.zipf(requests: 2_000, objects: 200, alpha: 0.9, seed: 1)
         let seen = ProgressLog()
-        _ = MissRatioCurve.compute(
-            trace, .init(policies: [.fifo, .lru], capacities: [10, 20, 30], sizeMode: .unit), workers: 2
-        ) { finished, total in seen.record(finished, total) }
-        // FIFO replays three capacities; LRU is one stack pass.
-        #expect(seen.values.map(\.0).sorted() == [1, 2, 3, 4])
-        #expect(seen.values.allSatisfy { $0.1 == 4 })
+        var request = MissRatioCurve.Request(policies: [.fifo, .lru], capacities: [10, 20, 30], sizeMode: .unit)
+        request.sampleRate = nil
+
+        // When the curves are computed in batches of 300 requests
+        var plan = RunPlan(source: TraceSource(trace), cells: request.cells(stackingLRU: true))
+        plan.chunkCapacity = 300
+        _ = try plan.execute(workers: 2, progress: { seen.record($0.requests, $0.total ?? -1) })
+
+        // Then progress rises batch by batch to the whole trace, out of the whole trace
+        #expect(seen.values.map(\.0) == Array(stride(from: 300, to: 2_000, by: 300)) + [2_000])
+        #expect(seen.values.allSatisfy { $0.1 == 2_000 })
     }
 
     @Test func aFullSampleIsTheExactCurve() {
@@ -153,14 +163,16 @@ import Testing
         #expect(sampled.allSatisfy { $0.method != .simulated && $0.method != .stackDistance })
     }
 
-    @Test func aSampleKeepsEveryRequestOfTheObjectsItKeeps() {
+    @Test func aSampleKeepsAboutItsRateOfTheObjects() {
         let trace = Self.zipf
-        let sample = SpatialSample(trace, rate: 0.2)
-        let kept = Set(sample.trace.keys)
-        #expect(sample.trace.count == trace.keys.count { kept.contains($0) })
-        // About a fifth of the objects
-        let share = Double(kept.count) / Double(Set(trace.keys).count)
+        let threshold = SpatialSample.threshold(rate: 0.2)
+        let objects = Set(trace.keys)
+        let kept = objects.filter { SpatialSample.contains($0, threshold: threshold) }
+        // About a fifth of the objects, and a sample at a higher rate keeps them all
+        let share = Double(kept.count) / Double(objects.count)
         #expect(share > 0.15 && share < 0.25)
+        let wider = SpatialSample.threshold(rate: 0.5)
+        #expect(kept.allSatisfy { SpatialSample.contains($0, threshold: wider) })
     }
 }
 

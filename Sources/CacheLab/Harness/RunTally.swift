@@ -1,0 +1,76 @@
+/// What every replay counts as it goes, and the one place those counts become a result's figures:
+/// the simulator, the simulated client and the live replay all tally through it, so a hit, a
+/// byte saved and a miss mean the same in each.
+public struct RunTally: Sendable, Equatable {
+    public private(set) var requests = 0
+    /// Hits in either tier (a single-tier run counts its hits here and says which tier at the end).
+    public private(set) var hits = 0
+    public private(set) var memoryHits = 0
+    /// Requests whose download failed (live replay only).
+    public private(set) var failures = 0
+    public private(set) var bytesRequested = 0
+    public private(set) var bytesHit = 0
+
+    public init() {}
+
+    /// One request of `size` bytes, served as `outcome` says.
+    @inline(__always)
+    public mutating func record(_ outcome: RequestOutcome, size: Int) {
+        switch outcome {
+        case .memory:
+            memoryHits &+= 1
+            hit(size: size)
+        case .disk:
+            hit(size: size)
+        case .network:
+            miss(size: size)
+        case .failed:
+            failures &+= 1
+            miss(size: size)
+        }
+    }
+
+    /// One request that hit a single-tier cache (`apply(to:tier:)` says which tier).
+    @inline(__always)
+    public mutating func hit(size: Int) {
+        requests &+= 1
+        hits &+= 1
+        bytesRequested &+= size
+        bytesHit &+= size
+    }
+
+    /// One request that missed.
+    @inline(__always)
+    public mutating func miss(size: Int) {
+        requests &+= 1
+        bytesRequested &+= size
+    }
+
+    /// Writes the counts into `result`: requests, hits by tier, misses and bytes.
+    ///
+    /// - Parameters:
+    ///   - tier: for a single-tier run, the tier all its hits were served by; `nil` for a client,
+    ///     whose `record` calls said so request by request.
+    ///   - bytesDownloaded: what came over the network, when it was measured (live replay);
+    ///     otherwise every miss downloaded its own size.
+    public func apply(to result: inout RunResult, tier: TierKind? = nil, bytesDownloaded: Int? = nil) {
+        result.requests = requests
+        result.hits = hits
+        switch tier {
+        case .memory?:
+            result.memoryHits = hits
+            result.diskHits = 0
+        case .disk?:
+            result.memoryHits = 0
+            result.diskHits = hits
+        case nil:
+            result.memoryHits = memoryHits
+            result.diskHits = hits - memoryHits
+        }
+        result.misses = requests - hits
+        result.bytesRequested = bytesRequested
+        result.bytesHit = bytesHit
+        result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit)
+        result.failures = failures
+    }
+}

@@ -1,0 +1,342 @@
+import CacheLabLocking
+
+/// A run plan: the cells (caches, clients, passes) that every request of one trace goes through,
+/// executed in one pass over the trace.
+///
+/// Each chunk of requests goes through every cell before the next is read. The cells are spread
+/// over the cores, a core owning whole cells for the whole run (so a cache's data stays in its
+/// core's caches), and the chunks are shared read-only. A trace read from a file is read on a
+/// thread of its own, a few chunks ahead of the replay (`ChunkRing`), so reading and replaying
+/// overlap; memory is what the cells hold plus those chunks, whatever the trace's length. A trace
+/// held in memory is replayed in place.
+///
+/// Results do not depend on the number of workers or the chunk size: each cell sees every request
+/// in order, alone.
+public struct RunPlan: Sendable {
+    public var source: TraceSource
+    public var cells: [RunCell]
+    /// What is known of the trace, for sizing caches up front (a trace in memory says itself).
+    public var hints: TraceHints
+    /// Requests per chunk.
+    public var chunkCapacity = RequestChunk.defaultCapacity
+    /// Chunks between the reader and the workers: how far reading may run ahead.
+    public var ringSlots = 4
+
+    public init(source: TraceSource, cells: [RunCell]) {
+        self.source = source
+        self.cells = cells
+        hints = source.trace?.hints ?? TraceHints()
+    }
+
+    /// Reads the time for the execution's timing figures (seconds, any origin); the core reads no
+    /// clock of its own.
+    public typealias Stopwatch = @Sendable () -> Double
+
+    /// Runs every cell over the trace, once.
+    ///
+    /// - Parameters:
+    ///   - workers: cores replaying at once (each owns whole cells); the reader has a thread of
+    ///     its own besides.
+    ///   - stopwatch: times the reading and the replaying, for `PlanOutcome.timing`.
+    ///   - progress: called after each chunk read (from the reading thread).
+    /// - Throws: the trace's `TraceError`, if it cannot be read to the end; no output then.
+    public func execute(
+        workers: Int = ParallelSweep.defaultWorkers, stopwatch: Stopwatch? = nil,
+        progress: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> PlanOutcome {
+        if let trace = source.trace {
+            return replayInMemory(trace, workers: workers, stopwatch: stopwatch, progress: progress)
+        }
+        return try stream(workers: workers, stopwatch: stopwatch, progress: progress)
+    }
+
+    /// `execute` on a thread of its own, for async callers.
+    public func execute(
+        workers: Int = ParallelSweep.defaultWorkers, stopwatch: Stopwatch? = nil,
+        progress: (@Sendable (PlanProgress) -> Void)? = nil
+    ) async throws(TraceError) -> PlanOutcome {
+        let plan = self
+        let result = await Threads.detached { () -> Result<PlanOutcome, TraceError> in
+            do throws(TraceError) {
+                return .success(try plan.execute(workers: workers, stopwatch: stopwatch, progress: progress))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The same cells on each of several traces, each trace read once: the outputs by trace,
+    /// then by cell.
+    ///
+    /// - Parameters:
+    ///   - progress: cells finished and cells in all, after each trace.
+    ///   - reading: each plan's progress through its trace.
+    public static func execute(
+        _ cells: [RunCell], on sources: [TraceSource], hints: [TraceHints]? = nil,
+        workers: Int = ParallelSweep.defaultWorkers,
+        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
+        reading: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> [[CellOutput]] {
+        let total = cells.count * sources.count
+        var outputs: [[CellOutput]] = []
+        for (index, source) in sources.enumerated() {
+            var plan = RunPlan(source: source, cells: cells)
+            if let hints { plan.hints = hints[index] }
+            outputs.append(try plan.execute(workers: workers, progress: reading).outputs)
+            progress?(outputs.count * cells.count, total)
+        }
+        return outputs
+    }
+
+    /// The outputs of `cells` on a trace held in memory (which cannot fail to read).
+    static func replay(_ trace: Trace, _ cells: [RunCell], workers: Int) -> [CellOutput] {
+        RunPlan(source: TraceSource(trace), cells: cells).replayInMemory(
+            trace, workers: workers, stopwatch: nil, progress: nil
+        ).outputs
+    }
+
+    // MARK: Execution
+
+    /// Which cells each worker owns: the heaviest first, each to the least loaded worker.
+    func assignment(workers: Int) -> [[Int]] {
+        let count = max(1, min(workers, cells.count))
+        var owned = Array(repeating: [Int](), count: count)
+        var load = Array(repeating: 0.0, count: count)
+        let order = cells.indices.sorted { cells[$0].weight > cells[$1].weight || (cells[$0].weight == cells[$1].weight && $0 < $1) }
+        for cell in order {
+            let worker = load.indices.min { load[$0] < load[$1] }!
+            owned[worker].append(cell)
+            load[worker] += cells[cell].weight
+        }
+        return owned.map { $0.sorted() }
+    }
+
+    private func replayInMemory(
+        _ trace: Trace, workers: Int, stopwatch: Stopwatch?, progress: (@Sendable (PlanProgress) -> Void)?
+    ) -> PlanOutcome {
+        let started = stopwatch?() ?? 0
+        let nextUses = cells.contains(where: \.needsFuture) ? trace.nextUses() : nil
+        let owned = assignment(workers: workers)
+        let context = CellContext(name: trace.name, hints: hints)
+        let collected = Locked(Collected(cells: cells.count))
+        let cells = cells
+        let capacity = chunkCapacity
+        Threads.run(owned.count) { worker in
+            let replays = owned[worker].map { cells[$0].makeReplay(context) }
+            var busy = 0.0
+            trace.withBatches(capacity: capacity, nextUses: nextUses) { batch in
+                let start = stopwatch?() ?? 0
+                for replay in replays { replay.replay(batch) }
+                busy += (stopwatch?() ?? 0) - start
+                if worker == 0 {
+                    progress?(PlanProgress(requests: batch.start + batch.count, done: batch.start + batch.count, total: trace.count))
+                }
+            }
+            let outputs = replays.map { $0.finish() }
+            collected.withLock { $0.store(outputs, for: owned[worker], busy: busy) }
+        }
+        let wall = (stopwatch?() ?? 0) - started
+        return collected.withLock { collected in
+            PlanOutcome(
+                outputs: collected.outputs.map { $0! }, requests: trace.count,
+                timing: PlanTiming(wall: wall, reading: 0, replaying: collected.busiest, nextUses: 0))
+        }
+    }
+
+    private func stream(
+        workers: Int, stopwatch: Stopwatch?, progress: (@Sendable (PlanProgress) -> Void)?
+    ) throws(TraceError) -> PlanOutcome {
+        let started = stopwatch?() ?? 0
+        let source = source
+        let needsFuture = cells.contains(where: \.needsFuture)
+        var nextUseFile: NextUseFile?
+        if needsFuture && !source.carriesNextUses {
+            nextUseFile = try NextUseFile.build(from: source, chunkCapacity: chunkCapacity) { requests, stream in
+                let (done, total) = stream.progress
+                progress?(PlanProgress(phase: .nextUses, requests: requests, done: done, total: total))
+            }
+        }
+        let nextUsesSeconds = (stopwatch?() ?? 0) - started
+        let owned = assignment(workers: workers)
+        let ring = ChunkRing(
+            slots: ringSlots, workers: owned.count, capacity: chunkCapacity, carriesNextUses: needsFuture)
+        let context = CellContext(name: source.name, hints: hints)
+        let collected = Locked(Collected(cells: cells.count))
+        let cells = cells
+        let nextUses = nextUseFile
+        Threads.run(owned.count + 1) { index in
+            if index == owned.count {
+                Self.read(source, into: ring, nextUses: nextUses, collected: collected, stopwatch: stopwatch, progress: progress)
+                return
+            }
+            let replays = owned[index].map { cells[$0].makeReplay(context) }
+            var busy = 0.0
+            var sequence = 0
+            // The chunk is let go when this returns, before the ring hears it is done with.
+            func replayNext() -> Bool {
+                guard let chunk = ring.chunk(sequence) else { return false }
+                let start = stopwatch?() ?? 0
+                chunk.withBatch { batch in
+                    for replay in replays { replay.replay(batch) }
+                }
+                busy += (stopwatch?() ?? 0) - start
+                return true
+            }
+            while replayNext() {
+                ring.release(sequence)
+                sequence += 1
+            }
+            guard ring.failure == nil else { return }
+            let outputs = replays.map { $0.finish() }
+            collected.withLock { $0.store(outputs, for: owned[index], busy: busy) }
+        }
+        if let failure = ring.failure { throw failure }
+        let wall = (stopwatch?() ?? 0) - started
+        return collected.withLock { collected in
+            PlanOutcome(
+                outputs: collected.outputs.map { $0! }, requests: collected.requests,
+                timing: PlanTiming(
+                    wall: wall, reading: collected.reading, replaying: collected.busiest, nextUses: nextUsesSeconds))
+        }
+    }
+
+    /// The reading thread: fills the ring's chunks from a fresh stream until the trace is over.
+    private static func read(
+        _ source: TraceSource, into ring: ChunkRing, nextUses: NextUseFile?, collected: Locked<Collected>,
+        stopwatch: Stopwatch?, progress: (@Sendable (PlanProgress) -> Void)?
+    ) {
+        var sequence = 0
+        var requests = 0
+        var reading = 0.0
+        do throws(TraceError) {
+            var start = stopwatch?() ?? 0
+            let stream = try source.open()
+            reading += (stopwatch?() ?? 0) - start
+            while var chunk = ring.take(sequence) {
+                start = stopwatch?() ?? 0
+                let more = try stream.next(into: &chunk)
+                if more, let nextUses { try nextUses.fill(&chunk, trace: stream.name) }
+                reading += (stopwatch?() ?? 0) - start
+                guard more else {
+                    if let nextUses, requests != nextUses.count {
+                        throw .unreadable(
+                            file: stream.name,
+                            reason: "it changed while being read: \(requests) requests, \(nextUses.count) before")
+                    }
+                    ring.finish(chunks: sequence, unused: chunk, failure: nil)
+                    break
+                }
+                requests += chunk.count
+                ring.publish(chunk, sequence)
+                sequence += 1
+                let (done, total) = stream.progress
+                progress?(PlanProgress(requests: requests, done: done, total: total))
+            }
+            collected.withLock {
+                $0.requests = requests
+                $0.reading = reading
+            }
+        } catch {
+            ring.finish(chunks: sequence, unused: nil, failure: error)
+        }
+    }
+}
+
+/// What the cells gave, gathered from the workers.
+private struct Collected: Sendable {
+    var outputs: [CellOutput?]
+    var busiest = 0.0
+    var reading = 0.0
+    var requests = 0
+
+    init(cells: Int) {
+        outputs = Array(repeating: nil, count: cells)
+    }
+
+    mutating func store(_ results: [CellOutput], for cells: [Int], busy: Double) {
+        for (cell, output) in zip(cells, results) { outputs[cell] = output }
+        busiest = max(busiest, busy)
+    }
+}
+
+/// What executing a plan gave.
+public struct PlanOutcome: Sendable {
+    /// Each cell's output, in the plan's order.
+    public var outputs: [CellOutput]
+    /// Requests read.
+    public var requests: Int
+    public var timing: PlanTiming
+}
+
+/// Where an execution's time went, in seconds (all 0 without a stopwatch). Reading and replaying
+/// overlap, so they add up to more than the wall clock when both are busy.
+public struct PlanTiming: Sendable, Equatable {
+    /// From start to the last output.
+    public var wall: Double
+    /// The reading thread's time in the stream: reading, decompressing, parsing.
+    public var reading: Double
+    /// The busiest worker's time replaying.
+    public var replaying: Double
+    /// The pass computing next uses before the replay, when one was needed.
+    public var nextUses: Double
+}
+
+/// How far an execution has got.
+public struct PlanProgress: Sendable {
+    public enum Phase: Sendable {
+        /// The pass computing each request's next use (before the replay).
+        case nextUses
+        /// The replay.
+        case replay
+    }
+
+    public var phase: Phase = .replay
+    /// Requests read so far.
+    public var requests: Int
+    /// How much of the file has been consumed (compressed bytes for `.zst`; requests for a trace
+    /// in memory), and of how much.
+    public var done: Int
+    public var total: Int?
+}
+
+extension RunCell {
+    /// The cell's replay, built on the thread that will run it.
+    func makeReplay(_ context: CellContext) -> CellReplay {
+        switch self {
+        case .simulate(let configuration, let latency):
+            return configuration.policy.withOrder(
+                SimulatedRunFactory(configuration: configuration, latency: latency, context: context))
+        case .client(let client, let outcomes):
+            return (client.memory?.policy ?? .lru).withOrder(
+                ClientRunFactory(client: client, recordsOutcomes: outcomes, context: context))
+        case .lruStack(let capacities, let sizeMode, let tier):
+            let pass = LRUStackPass(capacities: capacities, sizeMode: sizeMode, tier: tier, context: context)
+            return CellReplay(replay: { pass.replay($0) }, finish: { pass.finish() })
+        case .statistics:
+            let counter = TraceStatistics.Counter()
+            return CellReplay(replay: { counter.add($0) }, finish: { .statistics(counter.statistics) })
+        case .sampled(let rate, let cell):
+            var sampledContext = context
+            sampledContext.hints.distinctKeys = context.hints.distinctKeys.map { max(Int(Double($0) * rate), 16) }
+            var reported: Int?
+            let inner: CellReplay
+            switch cell {
+            case .simulate(var configuration, let latency):
+                reported = configuration.capacity
+                configuration.capacity = max(1, Int((Double(configuration.capacity) * rate).rounded()))
+                inner = RunCell.simulate(configuration, latency: latency).makeReplay(sampledContext)
+            case .lruStack(let capacities, let sizeMode, let tier):
+                let pass = LRUStackPass(
+                    capacities: capacities, sizeMode: sizeMode, tier: tier, scale: rate, context: sampledContext)
+                inner = CellReplay(replay: { pass.replay($0) }, finish: { pass.finish() })
+            default:
+                inner = cell.makeReplay(sampledContext)
+            }
+            let sampled = SampledReplay(rate: rate, inner: inner, reportedCapacity: reported)
+            return CellReplay(replay: { sampled.replay($0) }, finish: { sampled.finish() })
+        case .custom(_, _, let make):
+            return make(context)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Where a plan's requests come from: a trace file (read as a stream, as often as needed), a
+/// trace already in memory, or a generator. A description, cheap to copy and `Sendable`; `open`
+/// starts a fresh stream from the first request each time.
+public struct TraceSource: Sendable {
+    public enum Origin: Sendable {
+        /// A trace file in any format `TraceReader` reads, plain or `.zst`.
+        case file(path: String, format: TraceFormat?, columns: CSVColumns?)
+        /// A trace held in memory: replayed in place, without copying.
+        case memory(Trace)
+        /// A generator that streams its requests (`ZipfStream`).
+        case zipf(ZipfParameters)
+    }
+
+    public var origin: Origin
+
+    public init(_ origin: Origin) {
+        self.origin = origin
+    }
+
+    /// A trace held in memory.
+    public init(_ trace: Trace) {
+        origin = .memory(trace)
+    }
+
+    /// A trace file, read as a stream.
+    public static func file(_ path: String, format: TraceFormat? = nil, columns: CSVColumns? = nil) -> TraceSource {
+        TraceSource(.file(path: path, format: format, columns: columns))
+    }
+
+    /// The name results carry: the file's last path component, the trace's, the generator's.
+    public var name: String {
+        switch origin {
+        case .file(let path, _, _): String(path.split(separator: "/").last ?? Substring(path))
+        case .memory(let trace): trace.name
+        case .zipf(let parameters): parameters.name
+        }
+    }
+
+    /// The trace, when it is held in memory.
+    public var trace: Trace? {
+        if case .memory(let trace) = origin { trace } else { nil }
+    }
+
+    /// A stream of the requests from the first one.
+    public func open() throws(TraceError) -> any RequestStream {
+        switch origin {
+        case .file(let path, let format, let columns): try TraceReader.open(path: path, format: format, columns: columns)
+        case .memory(let trace): TraceArrayStream(trace)
+        case .zipf(let parameters): ZipfStream(parameters)
+        }
+    }
+
+    /// Whether the streams `open` makes carry each request's next use.
+    var carriesNextUses: Bool {
+        switch origin {
+        case .file(let path, let format, _): (format ?? TraceFormat.inferred(fromPath: path)) == .oracleGeneral
+        case .memory, .zipf: false
+        }
+    }
+}
