@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct CacheLabCommand: ParsableCommand {
+struct CacheLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cachelab",
         abstract: "Which image-cache policy, size and lifetime should your app ship with? Replay traces and measure.",

@@ -8,7 +8,7 @@ import CacheLab
 #endif
 
 /// The capacities a sweep runs at: a list (`--capacity 1%,5%,20MB`) or a range (`--from`, `--to`,
-/// `--points`, log-spaced unless `--spacing linear`). Shared by `mrc` and `compare`.
+/// `--points`, log-spaced unless `--spacing linear`). Shared by `run`, `mrc` and `compare`.
 struct CapacityOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -41,6 +41,21 @@ struct CapacityOptions: ParsableArguments {
         if let from { _ = try ListOptions.capacity(from, option: "--from") }
         if let to { _ = try ListOptions.capacity(to, option: "--to") }
         if let points, points < 1 { throw ValidationError("--points must be at least 1") }
+    }
+
+    /// Whether a range (`--from`, `--to`, `--points`) was asked for.
+    var isRange: Bool { from != nil || to != nil || points != nil }
+
+    /// The list asked for, or `text` when none was (a range is resolved by `resolved`).
+    func specs(default text: String) throws -> [CapacitySpec] {
+        try ListOptions.capacities(capacity ?? text)
+    }
+
+    /// Whether resolving the capacities needs the trace's working set: a share, or a range (whose
+    /// ends default to shares).
+    var needsStatistics: Bool {
+        guard !isRange, let capacity else { return true }
+        return capacity.contains("%")
     }
 
     /// The capacities asked for, resolved for this trace, ascending and distinct; a range has

@@ -7,14 +7,14 @@ import CacheLab
     import Darwin
 #endif
 
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Regression gate: replay a baseline's runs and fail if any got worse.",
         discussion: """
             Reads a baseline CSV (the columns of `run --format csv`; `compare` writes one), \
             replays every run on the same trace with the same policy, capacity, lifetime, tier and \
-            network, and compares: a hit ratio or byte hit ratio more than --tolerance below the \
+            network (the runs on one trace in one pass over it), and compares: a hit ratio or byte hit ratio more than --tolerance below the \
             baseline's, or a p95 latency more than --latency-tolerance above it, is a regression. \
             Prints a table of what moved (worse first) and exits 1 on any regression, 0 otherwise. \
             The simulator is deterministic: on unchanged code every figure comes back exactly.
@@ -47,35 +47,30 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Rewrite the baseline from the current code instead of checking it.")
     var update = false
 
-    @Option(help: "Replays at once (default: every core).")
-    var jobs = ParallelSweep.defaultWorkers
-
-    @Flag(help: "No progress bar, even on a terminal.")
-    var noProgress = false
+    @OptionGroup var jobs: JobOptions
 
     func validate() throws {
         guard tolerance >= 0, latencyTolerance >= 0 else { throw ValidationError("tolerances must be 0 or more") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() throws {
+    func run() async throws {
         let text: String
         do { text = try Self.read(baseline) } catch { throw CLIError("cannot read the baseline \(baseline): \(error)") }
         let entries: [RegressionCheck.Entry]
         do { entries = try RegressionCheck.entries(csv: text, file: baseline) } catch { throw CLIError("\(error)") }
         guard !entries.isEmpty else { throw CLIError("\(baseline) holds no runs") }
 
-        var traces: [String: Trace] = [:]
+        var traces: [String: TraceSource] = [:]
         for entry in entries where traces[entry.trace] == nil {
             traces[entry.trace] = try trace(named: entry.trace, line: entry.line)
         }
-        let loaded = traces
         let start = Output.monotonicSeconds()
-        let bar = ProgressBar("check", enabled: !noProgress && ProgressBar.onTerminal)
-        let total = entries.count
-        var current = ParallelSweep.map(total, workers: jobs, progress: { bar.update($0, of: total) }) { index in
-            Replay.simulate(loaded[entries[index].trace]!, entries[index].configuration)
+        let bar = ProgressBar("check", enabled: jobs.showsProgress)
+        let sources = traces
+        var current = try await Execution.blocking { () throws(TraceError) in
+            try RegressionCheck.replay(entries, traces: sources, workers: jobs.jobs, progress: bar.update, reading: bar.reading)
         }
+        bar.finish()
         let seconds = Output.monotonicSeconds() - start
         Output.status(
             "replayed \(entries.count) runs of \(baseline) on \(traces.count) traces in \(Report.decimal(seconds, places: 2)) s"
@@ -117,21 +112,21 @@ struct CheckCommand: ParsableCommand {
         return entries.map { belady[key($0)] }
     }
 
-    /// The trace a baseline names: a scroll scenario, or a file.
-    func trace(named name: String, line: Int) throws -> Trace {
+    /// The trace a baseline names: a scroll scenario (in memory), or a file (streamed).
+    func trace(named name: String, line: Int) throws -> TraceSource {
         if let scenario = ScrollScenario.named(name) {
             var trace = scenario.makeTrace()
             trace.name = name
-            return trace
+            return TraceSource(trace)
         }
         if let open = name.firstIndex(of: "("), name.hasSuffix(")"),
             let seed = UInt64(name[open...].dropFirst("(seed=".count).dropLast()),
             name[open...].hasPrefix("(seed="), let scenario = ScrollScenario.named(String(name[..<open]), seed: seed)
         {
-            return scenario.makeTrace()
+            return TraceSource(scenario.makeTrace())
         }
         for path in [name, traceDir + "/" + name] where access(path, R_OK) == 0 {
-            return try TraceLoading.load(path: path, format: nil, columns: nil)
+            return try TraceLoading.source(path: path, format: nil, columns: nil)
         }
         throw CLIError(
             "\(baseline):\(line): trace '\(name)' is neither a scroll scenario (\(ScrollScenario.presets.map(\.name).joined(separator: ", "))) nor a file here or in \(traceDir)/"

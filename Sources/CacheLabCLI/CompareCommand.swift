@@ -8,16 +8,19 @@ import LiveReplay
     import Darwin
 #endif
 
-struct CompareCommand: ParsableCommand {
+struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Rank policies on several traces at many sizes: one CSV, charts and a report in results/.",
         discussion: """
             Runs every policy asked for (default: all) at every capacity (default: 12 log-spaced \
             points from 1% to 100% of each trace's working set) and lifetime (--ttl) on every \
-            trace, in parallel, plus Belady's offline optimum at each capacity as the ceiling. \
-            With no --trace it uses the eight committed scroll scenarios (generated with --seed, \
-            equal byte for byte to traces/NAME.csv at seed 1).
+            trace, plus Belady's offline optimum at each capacity as the ceiling. Each trace is read \
+            once: every run on it is a cache fed chunk by chunk in one pass, the caches spread over \
+            the cores (--jobs). Files are streamed, plain or .zst (shares of the working set cost a \
+            first pass; Belady's next uses come from an oracleGeneral file, else from one more pass \
+            to a temporary file). With no --trace it uses the eight committed scroll scenarios \
+            (generated with --seed, equal byte for byte to traces/NAME.csv at seed 1).
 
             Prints, per trace, the policies ranked by their mean share of Belady's hits over the \
             capacities, and writes to --out-dir:
@@ -54,8 +57,7 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "disk survives relaunches; memory is emptied by each relaunch event.")
     var tier: TierKind = .disk
 
-    @Option(help: "Network profile of the latency model.")
-    var network: NetworkProfile = .wifi
+    @OptionGroup var network: NetworkOptions
 
     @Flag(
         help:
@@ -63,32 +65,19 @@ struct CompareCommand: ParsableCommand {
     )
     var live = false
 
-    @Option(help: ArgumentHelp("With --live: latency the server adds to every response.", valueName: "ms"))
-    var serverLatency = 0
-
-    @Option(
-        help: ArgumentHelp(
-            "With --live: requests in flight at most, as a list's visible rows load.", valueName: "count"))
-    var concurrency = 8
+    @OptionGroup(title: "Live replay (--live)") var liveReplay: LiveReplayOptions
 
     @Option(help: ArgumentHelp("Directory for compare.csv, the charts and README.md.", valueName: "path"))
     var outDir = "results/compare"
 
-    @Option(help: "Replays at once (default: every core).")
-    var jobs = ParallelSweep.defaultWorkers
-
-    @Flag(help: "No progress bar, even on a terminal.")
-    var noProgress = false
+    @OptionGroup var jobs: JobOptions
 
     func validate() throws {
         _ = try policies()
         _ = try ttls()
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
-        if serverLatency != 0 || concurrency != 8, !live {
-            throw ValidationError("--server-latency and --concurrency need --live")
+        if liveReplay.isSet, !live {
+            throw ValidationError("--concurrency, --timeout and the server options need --live")
         }
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 8") }
         if live, sizeMode == .unit {
             throw ValidationError("--live counts bytes: --size-mode unit is for the simulator only")
         }
@@ -101,30 +90,34 @@ struct CompareCommand: ParsableCommand {
     /// The lifetimes asked for, in milliseconds; nil is "none".
     func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
-    func run() throws {
+    func run() async throws {
+        let sources = try traceSet.sources()
         var subjects: [Comparison.Subject] = []
-        for trace in try traceSet.load() {
-            let statistics = TraceStatistics(trace)
+        for source in sources {
+            let statistics = try await Execution.statistics(source, jobs: jobs)
             let sizes = try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 12)
-            subjects.append(Comparison.Subject(trace: trace, capacities: sizes))
+            subjects.append(Comparison.Subject(source: source, capacities: sizes))
         }
         let request = Comparison.Request(
             policies: try policies(), ttls: try ttls(), ttlMode: ttlMode, sizeMode: sizeMode, tier: tier,
-            network: network)
+            network: network.network)
         let runs = subjects.reduce(0) { $0 + $1.capacities.count } * (1 + request.policies.count * request.ttls.count)
         Output.status(
-            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes on \(subjects.count) traces: \(runs) replays on \(jobs) cores"
+            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes on \(subjects.count) traces: \(runs) replays, one pass per trace, on \(jobs.jobs) cores"
         )
 
         let start = Output.monotonicSeconds()
-        let bar = ProgressBar("compare", enabled: !noProgress && ProgressBar.onTerminal)
-        let results = try Comparison.run(subjects, request, workers: jobs, progress: bar.update)
-        let seconds = Output.monotonicSeconds() - start
-        Output.status("\(results.count) replays in \(Report.decimal(seconds, places: 2)) s")
+        let bar = ProgressBar("compare", enabled: jobs.showsProgress)
+        let planned = subjects
+        let results = try await Execution.blocking { () throws(TraceError) in
+            try Comparison.run(planned, request, workers: jobs.jobs, progress: bar.update, reading: bar.reading)
+        }
+        bar.finish()
+        Output.status("\(results.count) replays in \(Report.decimal(Output.monotonicSeconds() - start, places: 2)) s")
 
         let rankings = Comparison.rankings(results)
         try Output.result(ComparisonReport.table(rankings), to: nil)
-        let liveRuns = live ? try replayLive(subjects, request) : []
+        let liveRuns = live ? try await replayLive(subjects, request) : []
 
         try Directory.create(outDir)
         let csv = "compare.csv"
@@ -145,30 +138,26 @@ struct CompareCommand: ParsableCommand {
 
     /// Each policy (at its first lifetime) at each trace's middle capacity, replayed through the
     /// real pipeline: a disk tier on a temporary SQLite file, an in-process fixture server.
-    private func replayLive(_ subjects: [Comparison.Subject], _ request: Comparison.Request) throws -> [RunResult] {
-        var options = LiveOptions()
-        options.serverConfiguration.latency = .milliseconds(serverLatency)
-        options.concurrency = concurrency
-        options.connectionsPerHost = min(concurrency, 64)
+    private func replayLive(_ subjects: [Comparison.Subject], _ request: Comparison.Request) async throws -> [RunResult] {
+        let options = try liveReplay.options()
         var runs: [RunResult] = []
         for subject in subjects where !subject.capacities.isEmpty {
+            let trace = try TraceLoading.load(subject.source)
             let capacity = subject.capacities[subject.capacities.count / 2]
-            for policy in request.policies {
-                let tier = TierConfiguration(
-                    policy: policy, capacity: capacity, ttl: request.ttls[0], ttlMode: request.ttlMode)
-                let client = ClientConfiguration(
-                    name: policy.rawValue, memory: nil, disk: tier, sizeMode: .bytes, network: request.network)
-                let measured = try waitFor { [options] in
-                    try await LiveReplay.run(subject.source.trace!, client: client, options: options)
-                }
-                // The client's simulation (a disk tier rebuilt at relaunch) is what live must equal.
-                let simulated = Replay.simulate(subject.source.trace!, client: client, outcomes: true)
-                let agreeing = zip(measured.run.outcomes, simulated.outcomes).count { $0 == $1 }
-                Output.status(
-                    "live \(subject.source.trace!.name) \(policy.rawValue) at \(capacity) B: \(Report.grouped(subject.source.trace!.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(agreeing)) of \(Report.grouped(subject.source.trace!.count))"
-                )
-                runs.append(measured.run)
+            let clients = request.policies.map { policy in
+                ClientConfiguration(
+                    name: policy.rawValue, memory: nil,
+                    disk: TierConfiguration(
+                        policy: policy, capacity: capacity, ttl: request.ttls[0], ttlMode: request.ttlMode),
+                    sizeMode: .bytes, network: request.network)
             }
+            let verified = try await LiveReplay.verify(trace, clients: clients, options: options) { run in
+                let measured = run.live
+                Output.status(
+                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(run.agreeing)) of \(Report.grouped(trace.count))"
+                )
+            }
+            runs += verified.map(\.live.run)
         }
         return runs
     }

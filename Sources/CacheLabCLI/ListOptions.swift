@@ -1,7 +1,7 @@
 import ArgumentParser
 import CacheLab
 
-/// The comma-separated lists `run` and `mrc` take.
+/// The comma-separated lists and quantities the commands take.
 enum ListOptions {
     /// `lru,arc` or `all` (every policy, or with `onlineOnly` every one a real client can run).
     static func policies(_ text: String, onlineOnly: Bool = false) throws -> [PolicyKind] {
@@ -40,6 +40,18 @@ enum ListOptions {
                 throw ValidationError("\(option) must be at least 1")
             }
             return spec
+        } catch let error as QuantityError {
+            throw ValidationError("\(option): \(error)")
+        }
+    }
+
+    /// A size in bytes, greater than 0 (`4GiB`).
+    static func size(_ text: String, option: String) throws -> Int {
+        do {
+            guard case .absolute(let bytes) = try CapacitySpec(parsing: text), bytes > 0 else {
+                throw ValidationError("\(option) is a size greater than 0, e.g. 4GiB")
+            }
+            return bytes
         } catch let error as QuantityError {
             throw ValidationError("\(option): \(error)")
         }

@@ -9,8 +9,71 @@ enum RunMode: String, CaseIterable, ExpressibleByArgument {
     case live
 }
 
-/// The options of `cachelab run --mode live`.
+/// Faults a fixture server injects: shared by `serve` and by the in-process server of live runs.
+struct FaultOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Chance per photo request of an injected fault (0...1).", valueName: "rate"))
+    var faultRate = 0.0
+
+    @Option(help: ArgumentHelp("Fault kinds, comma-separated, or 'all'.", valueName: "kind[,kind...]"))
+    var faults = "all"
+
+    func validate() throws {
+        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
+        _ = try FaultKind.parseList(faults)
+    }
+
+    func kinds() throws -> [FaultKind] { try FaultKind.parseList(faults) }
+
+    var isSet: Bool { faultRate != 0 || faults != "all" }
+}
+
+/// The real client and the in-process fixture server of a live replay: shared by
+/// `run --mode live` and `compare --live`.
+struct LiveReplayOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Requests in flight at most, like a list's rows loading at once.", valueName: "count"))
+    var concurrency = 32
+
+    @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "seconds"))
+    var timeout = 30.0
+
+    @Option(help: ArgumentHelp("In-process server: latency added to every response.", valueName: "ms"))
+    var serverLatency = 0
+
+    @Option(help: ArgumentHelp("In-process server: seed of its photo bytes and fault draws.", valueName: "seed"))
+    var serverSeed: UInt64 = 1
+
+    @OptionGroup var faults: FaultOptions
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 32") }
+        guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be greater than 0 seconds") }
+    }
+
+    /// Whether any of these options was given (they need a live replay).
+    var isSet: Bool {
+        concurrency != 32 || timeout != 30 || serverLatency != 0 || serverSeed != 1 || faults.isSet
+    }
+
+    /// The library's options for one run.
+    func options() throws -> LiveOptions {
+        var options = LiveOptions()
+        options.concurrency = concurrency
+        options.timeout = timeout
+        options.connectionsPerHost = min(max(concurrency, 1), 64)
+        options.serverConfiguration.seed = serverSeed
+        options.serverConfiguration.latency = .milliseconds(serverLatency)
+        options.serverConfiguration.faults = .spread(faults.faultRate, over: try faults.kinds())
+        // A drip sends 1 KiB every 20 ms by default: seconds per large photo. Keep live runs moving.
+        options.serverConfiguration.dripInterval = .milliseconds(2)
+        return options
+    }
+}
+
+/// The options only `cachelab run --mode live` has.
 struct LiveRunOptions: ParsableArguments {
+    @OptionGroup var replay: LiveReplayOptions
+
     @Option(
         help: ArgumentHelp(
             "A fixture server already serving the trace (`cachelab serve --trace FILE`); default: one started in this process.",
@@ -23,31 +86,10 @@ struct LiveRunOptions: ParsableArguments {
             valueName: "factor"))
     var speed: Double?
 
-    @Option(help: ArgumentHelp("Requests in flight at most, like a list's rows loading at once.", valueName: "count"))
-    var concurrency = 32
-
     @Option(
         help: ArgumentHelp(
             "The disk tier's SQLite file (kept after the run); default: a temporary file, removed.", valueName: "path"))
     var store: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "In-process server: chance per photo request of an injected fault (0...1).", valueName: "rate"))
-    var faultRate = 0.0
-
-    @Option(
-        help: ArgumentHelp("In-process server: fault kinds, comma-separated, or 'all'.", valueName: "kind[,kind...]"))
-    var faults = "all"
-
-    @Option(help: ArgumentHelp("In-process server: latency added to every response.", valueName: "ms"))
-    var serverLatency = 0
-
-    @Option(help: ArgumentHelp("In-process server: seed of its photo bytes and fault draws.", valueName: "seed"))
-    var serverSeed: UInt64 = 1
-
-    @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "seconds"))
-    var timeout = 30.0
 
     @Option(
         help: ArgumentHelp(
@@ -57,11 +99,6 @@ struct LiveRunOptions: ParsableArguments {
 
     func validate() throws {
         if let speed, !(speed > 0) { throw ValidationError("--speed must be greater than 0, e.g. 10") }
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 32") }
-        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
-        guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be greater than 0 seconds") }
-        _ = try FaultKind.parseList(faults)
         if let server, !(server.hasPrefix("http://") || server.hasPrefix("https://")) {
             throw ValidationError("--server takes a base URL, e.g. http://127.0.0.1:8080")
         }
@@ -69,25 +106,16 @@ struct LiveRunOptions: ParsableArguments {
 
     /// The library's options for one run.
     func options() throws -> LiveOptions {
-        var options = LiveOptions()
+        var options = try replay.options()
         options.server = server
         options.speed = speed
-        options.concurrency = concurrency
         options.diskPath = store
-        options.timeout = timeout
-        options.connectionsPerHost = min(max(concurrency, 1), 64)
-        options.serverConfiguration.seed = serverSeed
-        options.serverConfiguration.latency = .milliseconds(serverLatency)
-        options.serverConfiguration.faults = .spread(faultRate, over: try FaultKind.parseList(faults))
-        // A drip sends 1 KiB every 20 ms by default: seconds per large photo. Keep live runs moving.
-        options.serverConfiguration.dripInterval = .milliseconds(2)
         return options
     }
 
     /// Whether any live-only option was given (they need --mode live).
     var isSet: Bool {
-        server != nil || speed != nil || concurrency != 32 || store != nil || faultRate != 0 || faults != "all"
-            || serverLatency != 0 || serverSeed != 1 || timeout != 30 || record != nil
+        replay.isSet || server != nil || speed != nil || store != nil || record != nil
     }
 }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CacheLab
 
-struct MRCCommand: ParsableCommand {
+struct MRCCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mrc",
         abstract: "Miss-ratio curves: every policy asked for, at many capacities, one CSV line per (policy, capacity).",
@@ -22,8 +22,12 @@ struct MRCCommand: ParsableCommand {
             policies replay the sample through a cache R times smaller. Error against the exact \
             curve is in the README; 0.01 suits traces of tens of millions of requests.
 
-            Every replay runs in parallel on all cores (--jobs), with a progress bar when stderr is \
-            a terminal.
+            Every curve comes from one pass over the trace (a stack pass for LRU, a cache per \
+            capacity for the others, all fed chunk by chunk), the caches spread over the cores \
+            (--jobs), with progress when stderr is a terminal. A trace file is streamed, plain or \
+            .zst; capacities given as shares (the default range) cost a pass to measure the working \
+            set first. The stack pass keeps about 40 bytes per distinct object; in bytes mode, if \
+            an object's size changes, LRU's points are replayed in a second pass.
 
             Example: cachelab mrc --policy lru,s3fifo,arc --trace traces/feed-10k.csv --format csv
             """
@@ -50,16 +54,15 @@ struct MRCCommand: ParsableCommand {
 
     @OptionGroup var reading: TraceReadingOptions
 
-    @Option(help: "Replays at once (default: every core).")
-    var jobs = ParallelSweep.defaultWorkers
-
-    @Flag(help: "No progress bar, even on a terminal.")
-    var noProgress = false
+    @OptionGroup var jobs: JobOptions
 
     @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
     var format: OutputFormat = .table
 
-    @Option(help: ArgumentHelp("Write the output to this file instead of stdout.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the output to this file instead of stdout (whole or not at all: never a partial file).",
+            valueName: "path"))
     var out: String?
 
     func validate() throws {
@@ -67,32 +70,30 @@ struct MRCCommand: ParsableCommand {
         if let sampleRate, !(sampleRate > 0 && sampleRate <= 1) {
             throw ValidationError("--sample-rate must be greater than 0 and at most 1, e.g. 0.01")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
-    func run() throws {
-        let loaded = try reading.load(path: trace)
-        let statistics = TraceStatistics(loaded)
-        Output.status(
-            "trace \(loaded.name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes"
-        )
-        let capacities = try self.capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 20)
-        let policies = try ListOptions.policies(policy)
+    func run() async throws {
+        let source = try reading.source(path: trace)
+        var statistics = source.trace.map(TraceStatistics.init)
+        if statistics == nil, capacities.needsStatistics || sampleRate != nil {
+            statistics = try await Execution.statistics(source, jobs: jobs)
+        }
+        let known = statistics ?? TraceStatistics(requests: 0, uniqueObjects: 0, workingSetBytes: 0, bytesRequested: 0, events: 0)
+        if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
         let request = MissRatioCurve.Request(
-            policies: policies, capacities: capacities, sizeMode: sizeMode, tier: tier, sampleRate: sampleRate)
-        if let sampleRate, sampleRate < 1, Double(statistics.uniqueObjects) * sampleRate < 1_000 {
+            policies: try ListOptions.policies(policy),
+            capacities: try capacities.resolved(known, sizeMode: sizeMode, defaultPoints: 20), sizeMode: sizeMode,
+            tier: tier, sampleRate: sampleRate)
+        if let sampleRate, sampleRate < 1, let objects = statistics?.uniqueObjects,
+            Double(objects) * sampleRate < 1_000
+        {
             Output.status(
-                "warning: --sample-rate \(sampleRate) keeps about \(Int(Double(statistics.uniqueObjects) * sampleRate)) of \(statistics.uniqueObjects) objects; SHARDS needs thousands in its sample, so expect errors well over 0.05 (README: Miss-ratio curves)"
+                "warning: --sample-rate \(sampleRate) keeps about \(Int(Double(objects) * sampleRate)) of \(objects) objects; SHARDS needs thousands in its sample, so expect errors well over 0.05 (README: Miss-ratio curves)"
             )
         }
-
-        let start = Output.monotonicSeconds()
-        let bar = ProgressBar("mrc", enabled: !noProgress && ProgressBar.onTerminal)
-        let points = MissRatioCurve.compute(loaded, request, workers: jobs) { bar.update($0.requests, of: loaded.count) }
-        let seconds = Output.monotonicSeconds() - start
+        let points = try await Execution.curve(source, request, jobs: jobs)
         Output.status(
-            "\(points.count) points (\(policies.count) policies × \(capacities.count) capacities) in \(Report.decimal(seconds, places: 2)) s on \(jobs) cores"
-        )
+            "\(points.count) points (\(request.policies.count) policies × \(request.capacities.count) capacities)")
         let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
         try Output.result(text, to: out)
         if let out { Output.status("wrote \(out)") }

@@ -16,18 +16,34 @@ enum Output {
         writeAll(text, to: STDERR_FILENO)
     }
 
+    /// Writes `text` to stdout, or to the file at `path`: written whole to a temporary file
+    /// beside it and renamed over it, so a run that fails or is killed never leaves a partial
+    /// result (at worst a hidden `.NAME.tmp-PID` file).
     static func result(_ text: String, to path: String?) throws {
         guard let path else {
             writeAll(text, to: STDOUT_FILENO)
             return
         }
-        guard let file = fopen(path, "w") else {
+        let temporary = temporaryPath(for: path)
+        guard let file = fopen(temporary, "w") else {
             throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        defer { fclose(file) }
-        guard fputs(text, file) >= 0 else {
-            throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+        let written = fputs(text, file) >= 0
+        let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
+        fclose(file)
+        guard written, flushed, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CLIError("cannot write \(path): \(reason)")
         }
+    }
+
+    /// `dir/.name.tmp-PID` for `dir/name`: hidden, in the same folder (so the rename is atomic).
+    static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(folder).\(name).tmp-\(getpid())"
     }
 
     // Writes through the file descriptor: the C `stdout`/`stderr` globals are shared mutable
@@ -41,8 +57,8 @@ enum Output {
         }
     }
 
-    /// Seconds of monotonic time, for the "replayed in …" status line only (never for results).
-    static func monotonicSeconds() -> Double {
+    /// Seconds of monotonic time, for timing and progress lines only (never for results).
+    @Sendable static func monotonicSeconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

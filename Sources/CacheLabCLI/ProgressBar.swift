@@ -1,3 +1,4 @@
+import CacheLab
 import CacheLabLocking
 
 #if canImport(Glibc)
@@ -6,13 +7,14 @@ import CacheLabLocking
     import Darwin
 #endif
 
-/// A one-line progress bar on stderr, drawn only when stderr is a terminal: CI logs and files
-/// get no bar (the final status lines say what was done).
+/// A one-line progress bar on stderr, drawn only when stderr is a terminal and only once the
+/// work has taken a second: CI logs, pipes and quick runs get no bar (the final status lines say
+/// what was done).
 final class ProgressBar: Sendable {
     private let title: String
     private let enabled: Bool
     private let started = Output.monotonicSeconds()
-    /// The last time the bar was drawn, to draw at most ten times a second.
+    /// The last time the bar was drawn (0 before), to draw at most ten times a second.
     private let lastDrawn = Locked<Double>(0)
 
     init(_ title: String, enabled: Bool = ProgressBar.onTerminal) {
@@ -23,23 +25,59 @@ final class ProgressBar: Sendable {
     /// Whether stderr is a terminal.
     static var onTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    /// `finished` of `total` are done.
+    /// `finished` of `total` items (runs, cells, traces) are done.
     @Sendable func update(_ finished: Int, of total: Int) {
-        guard enabled, total > 1 else { return }
+        guard total > 1 else { return }
+        draw(fraction: Double(finished) / Double(total), detail: "\(finished)/\(total)", done: finished == total)
+    }
+
+    /// A plan's reading has got this far: bytes of the file (or requests) done of the total, and
+    /// requests read, with their rate and the time left.
+    @Sendable func reading(_ progress: PlanProgress) {
+        let elapsed = Output.monotonicSeconds() - started
+        let rate = elapsed > 0 ? Double(progress.requests) / elapsed : 0
+        var detail = "\(Report.grouped(progress.requests)) requests, \(Report.decimal(rate / 1e6, places: 1)) M/s"
+        if progress.phase == .nextUses { detail = "next uses: " + detail }
+        guard let total = progress.total, total > 0 else {
+            draw(fraction: nil, detail: detail, done: false)
+            return
+        }
+        let unit = progress.requests == progress.done ? "" : " of \(Report.bytes(total)) read"
+        let fraction = min(Double(progress.done) / Double(total), 1)
+        draw(fraction: fraction, detail: "\(Report.percent(fraction))\(unit), \(detail)", done: false)
+    }
+
+    /// Clears the bar's line, if one was drawn.
+    func finish() {
+        guard enabled else { return }
+        let drawn = lastDrawn.withLock { last in
+            defer { last = 0 }
+            return last > 0
+        }
+        if drawn { Output.raw("\r\u{1B}[K") }
+    }
+
+    private func draw(fraction: Double?, detail: String, done: Bool) {
+        guard enabled else { return }
         let now = Output.monotonicSeconds()
+        let elapsed = now - started
+        guard elapsed >= 1 || lastDrawn.withLock({ $0 > 0 }) else { return }
         let draw = lastDrawn.withLock { last in
-            guard finished == total || now - last >= 0.1 else { return false }
+            guard done || now - last >= 0.1 else { return false }
             last = now
             return true
         }
         guard draw else { return }
         let width = 30
-        let filled = total == 0 ? width : finished * width / total
-        let elapsed = now - started
-        let remaining =
-            finished == 0 ? "" : " ~\(Int((elapsed / Double(finished) * Double(total - finished)).rounded())) s left"
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        Output.raw("\r\(title) [\(bar)] \(finished)/\(total)\(finished == total ? "" : remaining)\u{1B}[K")
-        if finished == total { Output.raw("\n") }
+        var bar = ""
+        var left = ""
+        if let fraction {
+            let filled = Int(fraction * Double(width))
+            bar = " [" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "]"
+            if fraction > 0, !done {
+                left = ", ~\(Int((elapsed / fraction * (1 - fraction)).rounded())) s left"
+            }
+        }
+        Output.raw("\r\(title)\(bar) \(detail)\(left)\u{1B}[K")
     }
 }

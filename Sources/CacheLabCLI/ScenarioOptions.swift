@@ -54,10 +54,30 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "zipf: skew (0 = uniform; 0.6 to 1.2 is typical of web objects).")
     var alpha = 0.9
 
+    @Option(
+        help: ArgumentHelp(
+            "zipf: object sizes, log-uniform between two sizes (1KB-100KB), or 'images' (7 in 8 of 6-16 KB, 1 in 8 of 50-160 KB).",
+            valueName: "min-max|images"))
+    var sizes = "1000-100000"
+
     func validate() throws {
         _ = try scrollScenario()
         guard requests > 0, objects > 0 else { throw ValidationError("--requests and --objects must be positive") }
         guard alpha >= 0, alpha.isFinite else { throw ValidationError("--alpha must be a number ≥ 0") }
+        _ = try sizeDistribution()
+    }
+
+    /// `--sizes` as a distribution.
+    func sizeDistribution() throws -> SizeDistribution {
+        if sizes == "images" { return .images }
+        let parts = sizes.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            case .absolute(let low)? = try? CapacitySpec(parsing: String(parts[0])),
+            case .absolute(let high)? = try? CapacitySpec(parsing: String(parts[1])), low >= 1, low <= high
+        else {
+            throw ValidationError("--sizes takes two sizes, smallest first (1KB-100KB), or images")
+        }
+        return .logUniform(min: low, max: high)
     }
 
     /// The scroll scenario asked for, or nil for zipf.
@@ -100,11 +120,15 @@ struct ScenarioOptions: ParsableArguments {
         return chosen
     }
 
-    func makeTrace() throws -> Trace {
+    /// The generated trace: a Zipf trace streams; a scroll scenario is made in memory.
+    func makeSource() throws -> TraceSource {
         guard let chosen = try scrollScenario() else {
-            return SyntheticTrace.zipf(requests: requests, objects: objects, alpha: alpha, seed: seed)
+            return TraceSource(
+                .zipf(
+                    ZipfParameters(
+                        requests: requests, objects: objects, alpha: alpha, seed: seed, sizes: try sizeDistribution())))
         }
-        return chosen.makeTrace()
+        return TraceSource(chosen.makeTrace())
     }
 
     private func positive(_ value: Int, _ option: String) throws -> Int {

@@ -2,7 +2,7 @@ import ArgumentParser
 import CacheLab
 import FixtureServer
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a local imitation of the recipe API: lists, photos, shaping and injected faults.",
@@ -102,22 +102,20 @@ struct ServeCommand: ParsableCommand {
         return configuration
     }
 
-    func run() throws {
+    func run() async throws {
+        // This process only serves: from here on the event loops run the tasks (no thread hops).
+        _ = FixtureServer.runTasksOnEventLoops()
         let configuration = try makeConfiguration()
         let objects = try traceObjects()
-        // This process only serves: let the event loops run the handlers (no thread hops).
-        FixtureServer.runTasksOnEventLoops()
         do {
-            try waitFor {
-                let server = try await FixtureServer.start(
-                    configuration: configuration, catalog: objects?.catalog, stopOnSignals: true)
-                try Output.result(server.baseURL + "\n", to: nil)
-                let what =
-                    objects.map { "the \($0.count) objects of \(trace ?? "")" }
-                    ?? "\(server.catalog.recipes.count) recipes"
-                Output.status("serving \(what) at \(server.baseURL) (Ctrl-C to stop)")
-                try await server.waitUntilStopped()
-            }
+            let server = try await FixtureServer.start(
+                configuration: configuration, catalog: objects?.catalog, stopOnSignals: true)
+            try Output.result(server.baseURL + "\n", to: nil)
+            let what =
+                objects.map { "the \($0.count) objects of \(trace ?? "")" }
+                ?? "\(server.catalog.recipes.count) recipes"
+            Output.status("serving \(what) at \(server.baseURL) (Ctrl-C to stop)")
+            try await server.waitUntilStopped()
         } catch {
             throw CLIError("cannot serve: \(error)")
         }

@@ -34,7 +34,7 @@ struct GenerateTrace: ParsableCommand {
 
     func run() throws {
         let start = Output.monotonicSeconds()
-        let trace = try generator.makeTrace()
+        let trace = try TraceLoading.load(generator.makeSource())
         let seconds = Output.monotonicSeconds() - start
         // A .csv name alone keeps cachelab's format: it is CSV too, and libCacheSim's CSV would
         // drop the URLs and the events.

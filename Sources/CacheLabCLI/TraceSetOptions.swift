@@ -1,13 +1,14 @@
 import ArgumentParser
 import CacheLab
 
-/// The traces a sweep runs on (`compare`, `tune`): files given with `--trace`, or the scroll
-/// scenarios generated at `--seed` (at seed 1, byte for byte the committed `traces/NAME.csv`).
+/// The traces a sweep runs on (`compare`, `tune`): files given with `--trace`, streamed, or the
+/// scroll scenarios generated at `--seed` (at seed 1, byte for byte the committed
+/// `traces/NAME.csv`).
 struct TraceSetOptions: ParsableArguments {
     @Option(
         name: .customLong("trace"),
         help: ArgumentHelp(
-            "A trace file or a recording's folder; repeat for several (default: the scroll scenarios).",
+            "A trace file (any format, plain or .zst) or a recording's folder; repeat for several (default: the scroll scenarios).",
             valueName: "path"))
     var traces: [String] = []
 
@@ -39,15 +40,15 @@ struct TraceSetOptions: ParsableArguments {
         }
     }
 
-    /// The traces, read or generated; a generated one is named after its scenario.
-    func load() throws -> [Trace] {
+    /// The traces: files as streams, generated scenarios in memory (named after the scenario).
+    func sources() throws -> [TraceSource] {
         guard traces.isEmpty else {
-            return try traces.map { try TraceLoading.load(path: $0, format: nil, columns: nil) }
+            return try traces.map { try TraceLoading.source(path: $0, format: nil, columns: nil) }
         }
         return try scenarios().map { scenario in
             var trace = scenario.makeTrace()
             trace.name = scenario.name
-            return trace
+            return TraceSource(trace)
         }
     }
 }

@@ -7,13 +7,14 @@ import CacheLab
     import Darwin
 #endif
 
-struct TuneCommand: ParsableCommand {
+struct TuneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
         abstract: "Recommend the client's defaults: the smallest tiers within a margin of the best.",
         discussion: """
             Replays every candidate as the real client would run it, on every trace (default: the \
-            eight committed scroll scenarios), and picks:
+            eight committed scroll scenarios; --trace files are streamed), every candidate of a \
+            stage a cell of one pass per trace, and picks:
               1. the disk tier: the smallest capacity (up to --disk-budget) whose policy and \
             lifetime come within --margin of the best mean hit ratio any candidate reaches;
               2. the memory tier in front of it: the smallest capacity (up to --memory-budget) \
@@ -56,8 +57,7 @@ struct TuneCommand: ParsableCommand {
             valueName: "none|duration[,...]"))
     var ttl = "none,1d,7d,30d"
 
-    @Option(help: "Network profile of the latency model.")
-    var network: NetworkProfile = .wifi
+    @OptionGroup var network: NetworkOptions
 
     @Option(help: ArgumentHelp("The device's memory, for the presets' memory limits.", valueName: "size"))
     var deviceMemory = "4GiB"
@@ -71,11 +71,7 @@ struct TuneCommand: ParsableCommand {
             valueName: "path"))
     var clientSource: String?
 
-    @Option(help: "Replays at once (default: every core).")
-    var jobs = ParallelSweep.defaultWorkers
-
-    @Flag(help: "No progress bar, even on a terminal.")
-    var noProgress = false
+    @OptionGroup var jobs: JobOptions
 
     func validate() throws {
         _ = try budget(memoryBudget, "--memory-budget")
@@ -85,7 +81,6 @@ struct TuneCommand: ParsableCommand {
         }
         guard try !policies().isEmpty else { throw ValidationError("--policy names no policy a client can run") }
         _ = try ttls()
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     }
 
     private func budget(_ text: String, _ option: String) throws -> Int {
@@ -105,28 +100,34 @@ struct TuneCommand: ParsableCommand {
 
     func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
-    func run() throws {
-        let loaded = try traceSet.load()
+    func run() async throws {
+        let sources = try traceSet.sources()
         let request = Tuner.Request(
             memoryBudget: try budget(memoryBudget, "--memory-budget"),
             diskBudget: try budget(diskBudget, "--disk-budget"),
-            margin: margin, policies: try policies(), diskTTLs: try ttls(), network: network)
+            margin: margin, policies: try policies(), diskTTLs: try ttls(), network: network.network)
         Output.status(
-            "tuning on \(loaded.count) traces: \(request.policies.count) policies, \(request.diskTTLs.count) disk lifetimes, \(Tuner.capacities(upTo: request.diskBudget).count) disk and \(Tuner.capacities(upTo: request.memoryBudget).count) memory capacities"
+            "tuning on \(sources.count) traces: \(request.policies.count) policies, \(request.diskTTLs.count) disk lifetimes, \(Tuner.capacities(upTo: request.diskBudget).count) disk and \(Tuner.capacities(upTo: request.memoryBudget).count) memory capacities"
         )
         let start = Output.monotonicSeconds()
         let bars = (
-            disk: ProgressBar("tune disk", enabled: !noProgress && ProgressBar.onTerminal),
-            memory: ProgressBar("tune memory", enabled: !noProgress && ProgressBar.onTerminal)
+            disk: ProgressBar("tune disk", enabled: jobs.showsProgress),
+            memory: ProgressBar("tune memory", enabled: jobs.showsProgress)
         )
-        let recommendation = Tuner.tune(loaded, request, workers: jobs) { stage, finished, total in
-            (stage == "disk" ? bars.disk : bars.memory).update(finished, of: total)
+        let recommendation = try await Execution.blocking { () throws(TraceError) in
+            try Tuner.tune(sources, request, workers: jobs.jobs) { stage, finished, total in
+                (stage == "disk" ? bars.disk : bars.memory).update(finished, of: total)
+            }
         }
+        bars.disk.finish()
+        bars.memory.finish()
         Output.status("tuned in \(Report.decimal(Output.monotonicSeconds() - start, places: 1)) s")
 
         let ram = try budget(deviceMemory, "--device-memory")
-        let presets = ClientPreset.allCases.map { $0.configuration(ram: ram, network: network) }
-        let comparison = try TuningReport.summarize([recommendation.client] + presets, on: loaded.map { TraceSource($0) }, workers: jobs)
+        let presets = ClientPreset.allCases.map { $0.configuration(ram: ram, network: network.network) }
+        let comparison = try await Execution.blocking { () throws(TraceError) in
+            try TuningReport.summarize([recommendation.client] + presets, on: sources, workers: jobs.jobs)
+        }
         let command = CompareCommand.commandLine()
         let json = TuningReport.json(recommendation, expected: comparison[0], command: command)
         let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)

@@ -134,6 +134,32 @@ public enum LiveReplay {
         }
     }
 
+    /// One live run, and how far the client's simulation agrees with it.
+    public struct VerifiedRun: Sendable {
+        public var live: LiveResult
+        /// Requests whose outcome equals the simulated client's (`Replay.simulate(_:client:)`).
+        public var agreeing: Int
+    }
+
+    /// Replays `trace` live through each client in turn, and checks every request's outcome
+    /// against the client's simulation: the live execution of a plan of client cells.
+    ///
+    /// - Parameter each: called after each run, in order.
+    public static func verify(
+        _ trace: Trace, clients: [ClientConfiguration], options: LiveOptions,
+        each: (VerifiedRun) -> Void = { _ in }
+    ) async throws -> [VerifiedRun] {
+        var runs: [VerifiedRun] = []
+        for client in clients {
+            let measured = try await run(trace, client: client, options: options)
+            let simulated = Replay.simulate(trace, client: client, outcomes: true)
+            let agreeing = zip(measured.run.outcomes, simulated.outcomes).count { $0 == $1 }
+            runs.append(VerifiedRun(live: measured, agreeing: agreeing))
+            each(runs[runs.count - 1])
+        }
+        return runs
+    }
+
     // What the server has counted so far.
     private static func serverStats(server: FixtureServer?, baseURL: String) async throws -> FixtureStats {
         if let server { return await server.stats() }
@@ -173,7 +199,7 @@ private struct Driver {
         var errors: [(position: Int, message: String)] = []
         var lifecycle = ClientLifecycle(client: client)
         let firstTime = trace.times.first ?? 0
-        let expected = trace.expectedEntries(under: client.memoryLimits ?? client.diskLimits!)
+        let expected = (client.memoryLimits ?? client.diskLimits!).initialEntries
         func open(at now: Int64) throws -> ImagePipeline {
             try ImagePipeline(
                 client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expected,

@@ -48,6 +48,18 @@ public struct CacheConfiguration: Sendable, Equatable {
         trimRatio >= 1 ? capacity : Int((Double(capacity) * trimRatio).rounded(.down))
     }
 
+    /// The entries a cache makes room for when it is made; it grows from there as it fills
+    /// (doubling: rarely, and never per request). It depends on the limits alone, never on the
+    /// trace, so a trace read from a file and the same trace in memory give the same figures,
+    /// the bookkeeping's bytes included: in unit mode the capacity (up to 131,072 entries), in
+    /// bytes mode one entry per 4 KiB of capacity (16 to 65,536).
+    public var initialEntries: Int {
+        switch sizeMode {
+        case .unit: capacity >= 1 << 17 ? (1 << 17) + 1 : max(capacity + 1, 16)
+        case .bytes: min(max(capacity >> 12, 16), 1 << 16)
+        }
+    }
+
     /// What an entry of `size` bytes costs against the capacity.
     @inline(__always)
     public func cost(ofSize size: Int) -> Int {

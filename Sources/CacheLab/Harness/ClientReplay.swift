@@ -64,20 +64,15 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         }
         self.client = client
         self.recordsOutcomes = recordsOutcomes
-        let hints = context.hints
-        memoryCache = client.memoryLimits.map { limits in
-            Cache(configuration: limits, expectedCount: hints.expectedEntries(under: limits))
-        }
-        diskCache = client.diskLimits.map { limits in
-            Cache(configuration: limits, expectedCount: hints.expectedEntries(under: limits))
-        }
+        memoryCache = client.memoryLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
+        diskCache = client.diskLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
         // The disk's order is rebuilt from last use at a relaunch, which changes it unless its
         // policy orders by recency and no fixed lifetime counts from insertion.
         persisted = diskCache.flatMap { diskCache in
             guard let disk = client.disk, let limits = client.diskLimits,
                 !(disk.policy.ordersByRecency && (limits.ttl == nil || limits.ttlMode == .sliding))
             else { return nil }
-            return PersistedOrder(of: diskCache, expectedCount: hints.expectedEntries(under: limits))
+            return PersistedOrder(of: diskCache, expectedCount: limits.initialEntries)
         }
         memoryLatency = LatencyModel(network: client.network, tier: .memory)
         diskLatency = LatencyModel(network: client.network, tier: .disk)

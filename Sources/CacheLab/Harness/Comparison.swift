@@ -35,13 +35,10 @@ public enum Comparison {
     public struct Subject: Sendable {
         public var source: TraceSource
         public var capacities: [Int]
-        /// What is known of the trace, for sizing caches (a trace in memory says itself).
-        public var hints: TraceHints
 
-        public init(source: TraceSource, capacities: [Int], hints: TraceHints? = nil) {
+        public init(source: TraceSource, capacities: [Int]) {
             self.source = source
             self.capacities = capacities
-            self.hints = hints ?? source.trace?.hints ?? TraceHints()
         }
 
         public init(trace: Trace, capacities: [Int]) {
@@ -61,11 +58,7 @@ public enum Comparison {
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
         reading: (@Sendable (PlanProgress) -> Void)? = nil
     ) throws(TraceError) -> [RunResult] {
-        let plans = subjects.map { subject in
-            var plan = RunPlan(source: subject.source, cells: cells(subject, request))
-            plan.hints = subject.hints
-            return plan
-        }
+        let plans = subjects.map { RunPlan(source: $0.source, cells: cells($0, request)) }
         let total = plans.reduce(0) { $0 + $1.cells.count }
         var results: [RunResult] = []
         for plan in plans {

@@ -132,16 +132,14 @@ public enum MissRatioCurve {
         progress: (@Sendable (PlanProgress) -> Void)? = nil
     ) -> [CurvePoint] {
         // A trace in memory cannot fail to read.
-        try! compute(TraceSource(trace), request, hints: trace.hints, workers: workers, progress: progress)
+        try! compute(TraceSource(trace), request, workers: workers, progress: progress)
     }
 
     /// The curve points of the trace `source` reads, read once (twice when LRU's sizes change).
     public static func compute(
-        _ source: TraceSource, _ request: Request, hints: TraceHints = TraceHints(),
-        workers: Int = ParallelSweep.defaultWorkers, progress: (@Sendable (PlanProgress) -> Void)? = nil
+        _ source: TraceSource, _ request: Request, workers: Int = ParallelSweep.defaultWorkers, progress: (@Sendable (PlanProgress) -> Void)? = nil
     ) throws(TraceError) -> [CurvePoint] {
-        var plan = RunPlan(source: source, cells: request.cells(stackingLRU: true))
-        plan.hints = hints
+        let plan = RunPlan(source: source, cells: request.cells(stackingLRU: true))
         var outputs = try plan.execute(workers: workers, progress: progress).outputs
         if let stack = outputs.firstIndex(where: { if case .unstackable = $0 { true } else { false } }) {
             // Sizes changed: LRU's points replayed, in a second pass.
@@ -341,7 +339,7 @@ final class LRUStackPass {
         self.tier = tier
         self.scale = scale
         name = context.name
-        ids = SlotIndex(minimumCapacity: min(context.hints.distinctKeys ?? 1 << 16, 1 << 24))
+        ids = SlotIndex(minimumCapacity: 1 << 12)
         groups = [StackGroup(capacities: 0..<capacities.count)]
     }
 

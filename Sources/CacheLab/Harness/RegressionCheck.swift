@@ -224,3 +224,41 @@ public struct BaselineError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { "\(file):\(line): \(message)" }
 }
+
+extension RegressionCheck {
+    /// The baseline's runs replayed by the current code, in the baseline's order: the runs on one
+    /// trace are the cells of one plan, so each trace is read once.
+    ///
+    /// - Parameters:
+    ///   - traces: the trace each entry names, by name.
+    ///   - progress: runs finished and runs in all, after each trace.
+    public static func replay(
+        _ entries: [Entry], traces: [String: TraceSource], workers: Int = ParallelSweep.defaultWorkers,
+        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
+        reading: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> [RunResult] {
+        var order: [String] = []
+        var byTrace: [String: [Int]] = [:]
+        for (index, entry) in entries.enumerated() {
+            if byTrace[entry.trace] == nil { order.append(entry.trace) }
+            byTrace[entry.trace, default: []].append(index)
+        }
+        var results = [RunResult?](repeating: nil, count: entries.count)
+        var finished = 0
+        for name in order {
+            guard let source = traces[name] else { preconditionFailure("RegressionCheck.replay: no trace \(name)") }
+            let indices = byTrace[name]!
+            let plan = RunPlan(source: source, cells: indices.map { .simulate(entries[$0].configuration) })
+            let outputs = try plan.execute(workers: workers, progress: reading).outputs
+            for (index, output) in zip(indices, outputs) {
+                var result = output.run
+                result.trace = name
+                results[index] = result
+            }
+            finished += indices.count
+            progress?(finished, entries.count)
+        }
+        return results.map { $0! }
+    }
+}
+

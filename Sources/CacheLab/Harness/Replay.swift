@@ -118,7 +118,7 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         result = RunResult(trace: context.name, configuration: configuration)
         let limits = result.cache
         cache = StorageLedger.$current.withValue(ledger) {
-            Cache(configuration: limits, expectedCount: context.hints.expectedEntries(under: limits))
+            Cache(configuration: limits, expectedCount: limits.initialEntries)
         }
         state = .allocate(capacity: 1)
         state.initialize(to: State(recorder: recorder))
@@ -196,22 +196,5 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         result.latency = state.pointee.recorder.summary()
         result.metadataBytes = ledger.peakBytes
         return result
-    }
-}
-
-extension Trace {
-    /// What the trace says of itself for sizing caches: its distinct keys (or, without key names,
-    /// at most its requests) and its mean request size.
-    public var hints: TraceHints {
-        guard count > 0 else { return TraceHints(distinctKeys: 0, meanSize: 1) }
-        var total = 0
-        for size in sizes { total &+= size }
-        return TraceHints(distinctKeys: keyNames?.count ?? count, meanSize: max(total / count, 1))
-    }
-
-    /// How many entries a cache with `limits` will typically hold on this trace (see
-    /// `TraceHints.expectedEntries(under:)`).
-    public func expectedEntries(under limits: CacheConfiguration) -> Int {
-        hints.expectedEntries(under: limits)
     }
 }

@@ -99,8 +99,7 @@ public enum Tuner {
     /// Tunes on the traces `sources` read, each read once per stage: every candidate of a stage
     /// is a cell of one plan per trace.
     public static func tune(
-        _ sources: [TraceSource], _ request: Request, hints: [TraceHints]? = nil,
-        workers: Int = ParallelSweep.defaultWorkers,
+        _ sources: [TraceSource], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ stage: String, _ finished: Int, _ total: Int) -> Void)? = nil,
         reading: (@Sendable (PlanProgress) -> Void)? = nil
     ) throws(TraceError) -> Recommendation {
@@ -116,7 +115,7 @@ public enum Tuner {
         }
         let diskCandidates = try evaluate(
             diskTiers.map { ($0, ClientConfiguration(name: "disk", memory: nil, disk: $0, network: request.network)) },
-            sources, hints: hints, workers: workers, progress: { progress?("disk", $0, $1) }, reading: reading
+            sources, workers: workers, progress: { progress?("disk", $0, $1) }, reading: reading
         ) { run in run.hitRatio }
         let (disk, bestDisk) = pick(diskCandidates, margin: request.margin)
 
@@ -131,7 +130,7 @@ public enum Tuner {
             memoryTiers.map {
                 ($0, ClientConfiguration(name: "memory", memory: $0, disk: disk.tier, network: request.network))
             },
-            sources, hints: hints, workers: workers, progress: { progress?("memory", $0, $1) }, reading: reading
+            sources, workers: workers, progress: { progress?("memory", $0, $1) }, reading: reading
         ) { run in run.requests == 0 ? 0 : Double(run.memoryHits) / Double(run.requests) }
         let (memory, bestMemory) = pick(memoryCandidates, margin: request.margin)
 
@@ -147,11 +146,11 @@ public enum Tuner {
     /// counts.
     private static func evaluate(
         _ tiers: [(tier: TierConfiguration, client: ClientConfiguration)], _ sources: [TraceSource],
-        hints: [TraceHints]?, workers: Int, progress: @escaping @Sendable (Int, Int) -> Void,
+        workers: Int, progress: @escaping @Sendable (Int, Int) -> Void,
         reading: (@Sendable (PlanProgress) -> Void)?, score: @escaping @Sendable (RunResult) -> Double
     ) throws(TraceError) -> [Candidate] {
         let byTrace = try RunPlan.execute(
-            tiers.map { .client($0.client) }, on: sources, hints: hints, workers: workers, progress: progress,
+            tiers.map { .client($0.client) }, on: sources, workers: workers, progress: progress,
             reading: reading)
         let count = Double(sources.count)
         return tiers.indices.map { index in

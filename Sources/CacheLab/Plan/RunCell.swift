@@ -92,47 +92,8 @@ public struct CellReplay {
 public struct CellContext: Sendable {
     /// The trace's name, for the results.
     public var name: String
-    public var hints: TraceHints
 
-    public init(name: String, hints: TraceHints = TraceHints()) {
+    public init(name: String) {
         self.name = name
-        self.hints = hints
-    }
-}
-
-/// What is known of a trace before it is read, for sizing caches up front. Unknown figures are
-/// fine: the cache then starts small and grows (rarely, and never per request).
-public struct TraceHints: Sendable, Equatable {
-    /// Distinct objects requested.
-    public var distinctKeys: Int?
-    /// Mean request size in bytes.
-    public var meanSize: Int?
-
-    public init(distinctKeys: Int? = nil, meanSize: Int? = nil) {
-        self.distinctKeys = distinctKeys
-        self.meanSize = meanSize
-    }
-
-    /// Hints from a trace's statistics.
-    public init(_ statistics: TraceStatistics) {
-        distinctKeys = statistics.uniqueObjects
-        meanSize = statistics.requests == 0 ? nil : max(statistics.bytesRequested / statistics.requests, 1)
-    }
-
-    /// How many entries a cache with `limits` will typically hold: room for twice as many
-    /// mean-sized objects as fit, never more than the distinct objects. Sizing for the smallest
-    /// object instead would spread a small cache over a table many times larger than the CPU's
-    /// caches; should the estimate be exceeded, the storage doubles (rarely, and never again
-    /// once warm).
-    public func expectedEntries(under limits: CacheConfiguration) -> Int {
-        guard let distinct = distinctKeys else {
-            // Nothing known: start small, grow as needed.
-            return limits.sizeMode == .unit ? min(limits.capacity, 1 << 16) + 1 : 1024
-        }
-        if limits.sizeMode == .unit { return min(limits.capacity, distinct) + 1 }
-        let mean = max(meanSize ?? 1, 1)
-        // min(fit × 2, distinct) without computing fit × 2, which a huge capacity overflows.
-        let fit = limits.capacity / mean
-        return (fit > distinct / 2 ? distinct : fit * 2) + 16
     }
 }

@@ -15,8 +15,6 @@ import CacheLabLocking
 public struct RunPlan: Sendable {
     public var source: TraceSource
     public var cells: [RunCell]
-    /// What is known of the trace, for sizing caches up front (a trace in memory says itself).
-    public var hints: TraceHints
     /// Requests per chunk.
     public var chunkCapacity = RequestChunk.defaultCapacity
     /// Chunks between the reader and the workers: how far reading may run ahead.
@@ -25,7 +23,6 @@ public struct RunPlan: Sendable {
     public init(source: TraceSource, cells: [RunCell]) {
         self.source = source
         self.cells = cells
-        hints = source.trace?.hints ?? TraceHints()
     }
 
     /// Reads the time for the execution's timing figures (seconds, any origin); the core reads no
@@ -73,16 +70,14 @@ public struct RunPlan: Sendable {
     ///   - progress: cells finished and cells in all, after each trace.
     ///   - reading: each plan's progress through its trace.
     public static func execute(
-        _ cells: [RunCell], on sources: [TraceSource], hints: [TraceHints]? = nil,
-        workers: Int = ParallelSweep.defaultWorkers,
+        _ cells: [RunCell], on sources: [TraceSource], workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
         reading: (@Sendable (PlanProgress) -> Void)? = nil
     ) throws(TraceError) -> [[CellOutput]] {
         let total = cells.count * sources.count
         var outputs: [[CellOutput]] = []
-        for (index, source) in sources.enumerated() {
-            var plan = RunPlan(source: source, cells: cells)
-            if let hints { plan.hints = hints[index] }
+        for source in sources {
+            let plan = RunPlan(source: source, cells: cells)
             outputs.append(try plan.execute(workers: workers, progress: reading).outputs)
             progress?(outputs.count * cells.count, total)
         }
@@ -118,7 +113,7 @@ public struct RunPlan: Sendable {
         let started = stopwatch?() ?? 0
         let nextUses = cells.contains(where: \.needsFuture) ? trace.nextUses() : nil
         let owned = assignment(workers: workers)
-        let context = CellContext(name: trace.name, hints: hints)
+        let context = CellContext(name: trace.name)
         let collected = Locked(Collected(cells: cells.count))
         let cells = cells
         let capacity = chunkCapacity
@@ -161,7 +156,7 @@ public struct RunPlan: Sendable {
         let owned = assignment(workers: workers)
         let ring = ChunkRing(
             slots: ringSlots, workers: owned.count, capacity: chunkCapacity, carriesNextUses: needsFuture)
-        let context = CellContext(name: source.name, hints: hints)
+        let context = CellContext(name: source.name)
         let collected = Locked(Collected(cells: cells.count))
         let cells = cells
         let nextUses = nextUseFile
@@ -317,8 +312,7 @@ extension RunCell {
             let counter = TraceStatistics.Counter()
             return CellReplay(replay: { counter.add($0) }, finish: { .statistics(counter.statistics) })
         case .sampled(let rate, let cell):
-            var sampledContext = context
-            sampledContext.hints.distinctKeys = context.hints.distinctKeys.map { max(Int(Double($0) * rate), 16) }
+            let sampledContext = context
             var reported: Int?
             let inner: CellReplay
             switch cell {

@@ -11,7 +11,7 @@
 /// A plan's reader and workers wait for one another, so each needs a thread of its own: a pool
 /// with a thread per core (Dispatch's, Swift concurrency's) could run the waiting ones and never
 /// the ones they wait for. These are POSIX threads, joined before `run` returns.
-enum Threads {
+public enum Threads {
     /// Runs `body(0)`, …, `body(count - 1)`, each on a thread of its own, and returns when all
     /// have: `body(0)` on the calling thread, the others on new threads.
     static func run(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
@@ -38,7 +38,7 @@ enum Threads {
 
     /// Runs `body` on a thread of its own and resumes the caller with its result: blocking work
     /// called from async code, without holding one of the concurrency pool's few threads.
-    static func detached<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    public static func detached<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             let context = Unmanaged.passRetained(Work { continuation.resume(returning: body()) }).toOpaque()
             var thread = pthread_t()

@@ -143,7 +143,7 @@ public enum Report {
     }
 
     /// Bytes in decimal units with the exact count: "1.50 MB (1,500,000 B)".
-    static func bytes(_ value: Int) -> String {
+    public static func bytes(_ value: Int) -> String {
         let units = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "KB")]
         for (scale, name) in units where Double(value) >= scale {
             return "\(decimal(Double(value) / scale, places: 2)) \(name)"

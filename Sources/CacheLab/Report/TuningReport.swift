@@ -14,10 +14,9 @@ public enum TuningReport {
 
     /// Each client replayed on every trace and averaged (the recommended one and the presets).
     public static func summarize(
-        _ clients: [ClientConfiguration], on sources: [TraceSource], hints: [TraceHints]? = nil,
-        workers: Int = ParallelSweep.defaultWorkers
+        _ clients: [ClientConfiguration], on sources: [TraceSource], workers: Int = ParallelSweep.defaultWorkers
     ) throws(TraceError) -> [ClientSummary] {
-        let byTrace = try RunPlan.execute(clients.map { .client($0) }, on: sources, hints: hints, workers: workers)
+        let byTrace = try RunPlan.execute(clients.map { .client($0) }, on: sources, workers: workers)
         let count = Double(sources.count)
         return clients.indices.map { index in
             let mine = byTrace.map { $0[index].run }

@@ -28,6 +28,8 @@ final class CachelabStream: RequestStream {
 
     var name: String { lines.file }
     var keyNames: [String]? { interner.names }
+    func keyName(for id: UInt64) -> String? { interner.name(of: Int(id)) }
+    var mayHaveEvents: Bool { layout.event != nil }
     var progress: (done: Int, total: Int?) { (lines.consumed, lines.total) }
 
     /// Reads up to the header.
@@ -248,6 +250,13 @@ private struct KeyInterner {
 
     /// The number of distinct keys.
     var count: Int { hashes.count }
+
+    /// The string of one id.
+    func name(of id: Int) -> String {
+        arena.withUnsafeBufferPointer { arena in
+            String(decoding: UnsafeBufferPointer(rebasing: arena[offsets[id]..<offsets[id + 1]]), as: UTF8.self)
+        }
+    }
 
     /// The string of each id.
     var names: [String] {

@@ -5,7 +5,8 @@
 /// `next_access_vtime` is each request's next use, as libCacheSim's Belady reads it: the 1-based
 /// index of the next record for the same object, or -1 for never. When a chunk has room for next
 /// uses the stream fills them from it (-1 becomes `Int64.max`), and refuses a value that does not
-/// lie after its own record: such a file carries no next uses.
+/// lie after its own record: such a file carries no next uses. Made with `readsNextUses: false`
+/// it leaves them to someone else (`NextUseFile`).
 final class OracleGeneralStream: RequestStream {
     /// The size of one record.
     static let recordSize = 24
@@ -21,12 +22,15 @@ final class OracleGeneralStream: RequestStream {
     /// Requests handed out so far.
     private var produced = 0
 
+    private let readsNextUses: Bool
+
     var name: String { source.file }
-    var carriesNextUses: Bool { true }
+    var carriesNextUses: Bool { readsNextUses }
     var progress: (done: Int, total: Int?) { (source.consumed, source.total) }
 
-    init(_ source: any ByteSource, blockRecords: Int = 1 << 15) {
+    init(_ source: any ByteSource, readsNextUses: Bool = true, blockRecords: Int = 1 << 15) {
         self.source = source
+        self.readsNextUses = readsNextUses
         buffer = .allocate(byteCount: Self.recordSize * max(blockRecords, 1), alignment: 16)
     }
 
@@ -35,7 +39,7 @@ final class OracleGeneralStream: RequestStream {
     func next(into chunk: inout RequestChunk) throws(TraceError) -> Bool {
         let start = produced
         try chunk.fill(from: start) { writer throws(TraceError) in
-            let wantsNextUses = writer.wantsNextUses
+            let wantsNextUses = writer.wantsNextUses && readsNextUses
             while !writer.isFull {
                 if tail - head < Self.recordSize {
                     guard try refill() else { break }
@@ -59,8 +63,8 @@ final class OracleGeneralStream: RequestStream {
                             throw .malformedRecord(
                                 file: source.file, record: record,
                                 reason: "next_access_vtime \(next) does not lie after the record itself, so the "
-                                    + "file carries no next uses (Belady and --vs-opt need them; rewrite it with "
-                                    + "`cachelab trace convert`)")
+                                    + "file carries no next uses (Belady and --vs-opt need them: give "
+                                    + "--compute-next-uses)")
                         }
                         writer.append(
                             time: Int64(seconds) * 1000, key: id, size: Int(size), nextUse: next < 0 ? .max : next)

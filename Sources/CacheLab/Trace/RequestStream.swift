@@ -22,6 +22,13 @@ public protocol RequestStream: AnyObject {
     /// For string keys (cachelab's format), the string of every id read so far; else `nil`.
     var keyNames: [String]? { get }
 
+    /// For string keys, the string of one id read so far; else `nil` (ids are the keys).
+    func keyName(for id: UInt64) -> String?
+
+    /// Whether app events may come (cachelab's format with an `event` column, a trace in memory
+    /// that has some): a writer of cachelab's format then keeps the column.
+    var mayHaveEvents: Bool { get }
+
     /// How much of the file has been consumed and how big it is (compressed bytes for a `.zst`
     /// file; requests for a trace in memory), for progress.
     var progress: (done: Int, total: Int?) { get }
@@ -30,6 +37,8 @@ public protocol RequestStream: AnyObject {
 extension RequestStream {
     public var carriesNextUses: Bool { false }
     public var keyNames: [String]? { nil }
+    public func keyName(for id: UInt64) -> String? { nil }
+    public var mayHaveEvents: Bool { false }
 
     /// Reads the rest of the stream into a `Trace` in memory (for traces that fit, and for the
     /// live replay, which needs each key's object).
@@ -59,6 +68,8 @@ public final class TraceArrayStream: RequestStream {
 
     public var name: String { trace.name }
     public var keyNames: [String]? { trace.keyNames }
+    public func keyName(for id: UInt64) -> String? { trace.keyNames?[Int(id)] }
+    public var mayHaveEvents: Bool { !trace.events.isEmpty }
     public var progress: (done: Int, total: Int?) { (position, trace.count) }
     public var carriesNextUses: Bool { nextUses != nil }
 

@@ -39,12 +39,14 @@ public enum TraceReader {
     ///     own format.
     ///   - columns: where a libCacheSim CSV keeps its fields; `nil` takes them from the file's
     ///     header (see `read(bytes:name:format:columns:)`).
+    ///   - readsNextUses: an oracleGeneral file fills each request's next use from its
+    ///     `next_access_vtime` into chunks that have room (false: it leaves them alone).
     public static func open(
-        path: String, format: TraceFormat? = nil, columns: CSVColumns? = nil
+        path: String, format: TraceFormat? = nil, columns: CSVColumns? = nil, readsNextUses: Bool = true
     ) throws(TraceError) -> any RequestStream {
         var source: any ByteSource = try FileBytes(path: path)
         if TraceFormat.isCompressed(path) { source = try ZstdBytes(source) }
-        return try stream(source, format: format, columns: columns)
+        return try stream(source, format: format, columns: columns, readsNextUses: readsNextUses)
     }
 
     /// Reads the trace file at `path` into memory: `open(path:format:columns:)`, drained.
@@ -92,11 +94,14 @@ public enum TraceReader {
 
     /// The reader for `source` in the format given or inferred.
     private static func stream(
-        _ source: any ByteSource, format: TraceFormat?, columns: CSVColumns?
+        _ source: any ByteSource, format: TraceFormat?, columns: CSVColumns?, readsNextUses: Bool = true
     ) throws(TraceError) -> any RequestStream {
         let file = source.file
         let inferred = format ?? TraceFormat.inferred(fromPath: file)
         if let inferred, inferred != .csv || columns != nil || format != nil {
+            if inferred == .oracleGeneral && columns == nil {
+                return OracleGeneralStream(source, readsNextUses: readsNextUses)
+            }
             return try stream(source, resolved: inferred, lines: nil, columns: columns)
         }
         // A `.csv` name, or none that helps: cachelab's header decides, so look at the first

@@ -12,6 +12,9 @@ public struct TraceSource: Sendable {
     }
 
     public var origin: Origin
+    /// Take each request's next use from a pass over the trace even where the file carries it
+    /// (an oracleGeneral file whose `next_access_vtime` is missing or wrong).
+    public var computesNextUses = false
 
     public init(_ origin: Origin) {
         self.origin = origin
@@ -44,7 +47,8 @@ public struct TraceSource: Sendable {
     /// A stream of the requests from the first one.
     public func open() throws(TraceError) -> any RequestStream {
         switch origin {
-        case .file(let path, let format, let columns): try TraceReader.open(path: path, format: format, columns: columns)
+        case .file(let path, let format, let columns):
+            try TraceReader.open(path: path, format: format, columns: columns, readsNextUses: !computesNextUses)
         case .memory(let trace): TraceArrayStream(trace)
         case .zipf(let parameters): ZipfStream(parameters)
         }
@@ -53,7 +57,8 @@ public struct TraceSource: Sendable {
     /// Whether the streams `open` makes carry each request's next use.
     var carriesNextUses: Bool {
         switch origin {
-        case .file(let path, let format, _): (format ?? TraceFormat.inferred(fromPath: path)) == .oracleGeneral
+        case .file(let path, let format, _):
+            !computesNextUses && (format ?? TraceFormat.inferred(fromPath: path)) == .oracleGeneral
         case .memory, .zipf: false
         }
     }

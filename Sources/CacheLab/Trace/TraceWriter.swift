@@ -1,16 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Writes a `Trace` in any format `TraceReader` reads, so that reading it back gives the same
-/// requests.
+/// Writes traces in any format `TraceReader` reads, so that reading one back gives the same
+/// requests; a stream of any length is written a chunk at a time, a name ending in `.zst`
+/// compressed with zstd, and the file appears whole or not at all (`FileSink`).
 ///
-/// - `cachelab`: `time,key,size` (plus `event` when the trace has events), times in seconds with
-///   up to 3 decimals; the key is `keyNames[key]` when the trace has key names, else the numeric
+/// - `cachelab`: `time,key,size` (plus `event` when the trace may have events), times in seconds
+///   with up to 3 decimals; the key is its name when the trace has string keys, else the numeric
 ///   id. Reading it back gives the same times, sizes, events and key strings.
 /// - `csv`: libCacheSim's CSV with the header `time,obj_id,obj_size`, times in whole seconds
 ///   (milliseconds are truncated). `TraceWriter.csvColumns` (`time=1,id=2,size=3`) reads it
@@ -19,7 +12,8 @@
 /// - `oracleGeneral`: 24-byte little-endian records `u32 time, u64 obj_id, u32 size,
 ///   i64 next_access_vtime`, times in whole seconds. `next_access_vtime` is -1 when the object is
 ///   never requested again, else the 1-based index of its next request, as in libCacheSim's own
-///   files. Events are not written.
+///   files: carried over from an oracleGeneral source, computed for a trace in memory, and for
+///   any other stream by one more pass (`NextUseFile`). Events are not written.
 public enum TraceWriter {
     /// The column spec that reads back what the `csv` format writes: `time=1,id=2,size=3`.
     public static let csvColumns = CSVColumns(time: 1, id: 2, size: 3)
@@ -27,34 +21,57 @@ public enum TraceWriter {
     /// The header line of the `csv` format, without its newline.
     public static let csvHeader = "time,obj_id,obj_size"
 
-    /// Writes `trace` to the file at `path` in `format`, replacing the file if it exists.
+    /// Writes `trace` to the file at `path` in `format` (zstd-compressed when the path ends in
+    /// `.zst`), replacing the file if it exists.
     ///
     /// - Throws: `TraceError.unwritable` when the file cannot be written or the format cannot
     ///   hold the trace (a negative time, a key with a comma in the cachelab format, a time past
-    ///   2106 in the binary format, ...).
+    ///   2106 in the binary format, ...); the file is then left as it was.
     public static func write(_ trace: Trace, format: TraceFormat, to path: String) throws(TraceError) {
-        let data = try encode(trace, format: format, file: path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else {
-            throw .unwritable(file: path, reason: TraceReader.systemError())
-        }
-        defer { close(descriptor) }
-        try data.withUnsafeBufferPointer { buffer throws(TraceError) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw .unwritable(file: path, reason: TraceReader.systemError())
-                }
-                offset += written
-            }
-        }
+        try checkNames(trace, format: format, file: path)
+        try write(TraceSource(trace), format: format, to: path)
     }
 
-    /// The bytes `write(_:format:to:)` would write; errors name the trace instead of a file.
+    /// The bytes `write(_:format:to:)` would write (uncompressed); errors name the trace instead
+    /// of a file.
     public static func bytes(_ trace: Trace, format: TraceFormat) throws(TraceError) -> [UInt8] {
-        try encode(trace, format: format, file: trace.name)
+        try checkNames(trace, format: format, file: trace.name)
+        let sink = MemorySink()
+        _ = try encode(
+            TraceArrayStream(trace, nextUses: format == .oracleGeneral), nextUses: nil, format: format, to: sink,
+            file: trace.name, progress: nil)
+        return sink.bytes
+    }
+
+    /// Writes the trace `source` reads to the file at `path` in `format`, a chunk at a time
+    /// (zstd-compressed when the path ends in `.zst`).
+    ///
+    /// - Parameter progress: called after each chunk with the requests written so far.
+    /// - Returns: the requests written.
+    @discardableResult
+    public static func write(
+        _ source: TraceSource, format: TraceFormat, to path: String,
+        progress: ((_ requests: Int, _ phase: PlanProgress.Phase) -> Void)? = nil
+    ) throws(TraceError) -> Int {
+        let stream: any RequestStream
+        var nextUses: NextUseFile?
+        if let trace = source.trace {
+            stream = TraceArrayStream(trace, nextUses: format == .oracleGeneral)
+        } else {
+            if format == .oracleGeneral && !source.carriesNextUses {
+                nextUses = try NextUseFile.build(from: source, chunkCapacity: RequestChunk.defaultCapacity) {
+                    requests, _ in progress?(requests, .nextUses)
+                }
+            }
+            stream = try source.open()
+        }
+        var sink: any ByteSink = try FileSink(path: path)
+        if TraceFormat.isCompressed(path) { sink = try ZstdSink(sink, name: path) }
+        let written = try encode(
+            stream, nextUses: nextUses, format: format, to: sink, file: path,
+            progress: progress.map { report in { report($0, .replay) } })
+        try sink.finish()
+        return written
     }
 
     /// Formats a time in milliseconds as seconds with only the decimals it needs:
@@ -65,88 +82,232 @@ public enum TraceWriter {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static func encode(_ trace: Trace, format: TraceFormat, file: String) throws(TraceError) -> [UInt8] {
-        precondition(
-            trace.times.count == trace.count && trace.sizes.count == trace.count,
-            "a trace's times, keys and sizes must have the same count")
-        switch format {
-        case .cachelab: return try cachelab(trace, file: file)
-        case .csv: return try csv(trace, file: file)
-        case .txt: return text(trace)
-        case .oracleGeneral: return try oracleGeneral(trace, file: file)
+    /// Refuses, before anything is written, a trace in memory whose key names cachelab's format
+    /// cannot hold.
+    private static func checkNames(_ trace: Trace, format: TraceFormat, file: String) throws(TraceError) {
+        guard format == .cachelab, let names = trace.keyNames else { return }
+        for name in names {
+            if let problem = cachelabKeyProblem(name) {
+                throw .unwritable(file: file, reason: "key \"\(name)\" \(problem)")
+            }
         }
+    }
+
+    /// Writes every chunk of `stream` to `sink` in `format`; returns the requests written.
+    private static func encode(
+        _ stream: any RequestStream, nextUses: NextUseFile?, format: TraceFormat, to sink: any ByteSink, file: String,
+        progress: ((Int) -> Void)?
+    ) throws(TraceError) -> Int {
+        var encoder = Encoder(format: format, file: file, stream: stream)
+        var chunk = RequestChunk(carriesNextUses: format == .oracleGeneral)
+        var out: [UInt8] = []
+        out.reserveCapacity(RequestChunk.defaultCapacity * 32)
+        encoder.header(into: &out)
+        var written = 0
+        while try stream.next(into: &chunk) {
+            if format == .oracleGeneral {
+                if let nextUses {
+                    try nextUses.fill(&chunk, trace: stream.name)
+                } else {
+                    precondition(stream.carriesNextUses, "TraceWriter: an oracleGeneral file needs next uses")
+                }
+            }
+            try chunk.withBatch { batch throws(TraceError) in try encoder.append(batch, to: &out) }
+            try flush(&out, to: sink)
+            written += chunk.count
+            progress?(written)
+        }
+        try encoder.end(into: &out)
+        try flush(&out, to: sink)
+        return written
+    }
+
+    private static func flush(_ out: inout [UInt8], to sink: any ByteSink) throws(TraceError) {
+        guard !out.isEmpty else { return }
+        try out.withUnsafeBufferPointer { bytes throws(TraceError) in try sink.write(UnsafeRawBufferPointer(bytes)) }
+        out.removeAll(keepingCapacity: true)
     }
 }
 
-// MARK: - Text formats
+/// Turns chunks of requests into one format's bytes, keeping what spans chunks: the previous
+/// time, the events written so far.
+private struct Encoder {
+    let format: TraceFormat
+    let file: String
+    let stream: any RequestStream
+    let hasEvents: Bool
+    private var previous: Int64 = 0
+    private var eventsWritten = 0
+    private var pendingEvents: [TraceEvent] = []
 
-extension TraceWriter {
-    private static func cachelab(_ trace: Trace, file: String) throws(TraceError) -> [UInt8] {
-        if let names = trace.keyNames {
-            for name in names {
-                if let problem = cachelabKeyProblem(name) {
-                    throw .unwritable(file: file, reason: "key \"\(name)\" \(problem)")
+    init(format: TraceFormat, file: String, stream: any RequestStream) {
+        self.format = format
+        self.file = file
+        self.stream = stream
+        hasEvents = format == .cachelab && stream.mayHaveEvents
+    }
+
+    func header(into out: inout [UInt8]) {
+        switch format {
+        case .cachelab:
+            let title = stream.name.map { $0 == "\n" || $0 == "\r" ? " " : $0 }
+            out.append(contentsOf: "# cachelab trace: \(String(title))\n".utf8)
+            out.append(contentsOf: (hasEvents ? "time,key,size,event\n" : "time,key,size\n").utf8)
+        case .csv:
+            out.append(contentsOf: TraceWriter.csvHeader.utf8)
+            out.append(UInt8(ascii: "\n"))
+        case .txt, .oracleGeneral:
+            break
+        }
+    }
+
+    mutating func append(_ batch: RequestBatch, to out: inout [UInt8]) throws(TraceError) {
+        switch format {
+        case .cachelab: try cachelab(batch, to: &out)
+        case .csv: try csv(batch, to: &out)
+        case .txt: text(batch, to: &out)
+        case .oracleGeneral: try oracleGeneral(batch, to: &out)
+        }
+    }
+
+    /// Events after the last request.
+    mutating func end(into out: inout [UInt8]) throws(TraceError) {
+        guard hasEvents else { return }
+        let events = pendingEvents
+        pendingEvents.removeAll()
+        for event in events { try writeEvent(event, to: &out) }
+    }
+
+    // MARK: cachelab
+
+    private mutating func cachelab(_ batch: RequestBatch, to out: inout [UInt8]) throws(TraceError) {
+        // Events of an earlier batch at its very end come before this batch's first request.
+        var events = pendingEvents + Array(batch.events)
+        pendingEvents.removeAll()
+        var nextEvent = 0
+        for index in 0..<batch.count {
+            let position = batch.start + index
+            if hasEvents {
+                while nextEvent < events.count && events[nextEvent].position <= position {
+                    try writeEvent(events[nextEvent], to: &out)
+                    nextEvent += 1
                 }
             }
-        }
-        let hasEvents = !trace.events.isEmpty
-        var out: [UInt8] = []
-        out.reserveCapacity(trace.count * 32)
-        let title = trace.name.map { $0 == "\n" || $0 == "\r" ? " " : $0 }
-        out.append(contentsOf: "# cachelab trace: \(String(title))\n".utf8)
-        out.append(contentsOf: (hasEvents ? "time,key,size,event\n" : "time,key,size\n").utf8)
-
-        var previous: Int64 = 0
-        func checkTime(_ time: Int64, _ what: @autoclosure () -> String) throws(TraceError) {
-            guard time >= 0 else {
-                throw .unwritable(file: file, reason: "\(what()) has a negative time")
-            }
-            guard time >= previous else {
-                throw .unwritable(file: file, reason: "\(what()) goes back in time, which the cachelab format forbids")
-            }
-            previous = time
-        }
-        var nextEvent = 0
-        func writeEvents(upTo position: Int) throws(TraceError) {
-            while nextEvent < trace.events.count && trace.events[nextEvent].position <= position {
-                let event = trace.events[nextEvent]
-                try checkTime(event.time, "event \(nextEvent) (\(event.kind.rawValue))")
-                appendSeconds(event.time, to: &out)
-                out.append(contentsOf: ",,,".utf8)
-                out.append(contentsOf: event.kind.rawValue.utf8)
-                out.append(UInt8(ascii: "\n"))
-                nextEvent += 1
-            }
-        }
-        for index in 0..<trace.count {
-            try writeEvents(upTo: index)
-            try checkTime(trace.times[index], "request \(index)")
-            let size = trace.sizes[index]
+            let time = batch.times[index]
+            try checkTime(time, "request \(position)")
+            let size = batch.sizes[index]
             guard size > 0 else {
-                throw .unwritable(file: file, reason: "request \(index) has size \(size); sizes must be positive")
+                throw .unwritable(file: file, reason: "request \(position) has size \(size); sizes must be positive")
             }
-            appendSeconds(trace.times[index], to: &out)
+            TraceWriter.appendSeconds(time, to: &out)
             out.append(UInt8(ascii: ","))
-            let key = trace.keys[index]
-            if let names = trace.keyNames {
-                precondition(key < UInt64(names.count), "every key of a trace with keyNames must have a name")
-                out.append(contentsOf: names[Int(key)].utf8)
+            let key = batch.keys[index]
+            if let name = stream.keyName(for: key) {
+                if let problem = TraceWriter.cachelabKeyProblem(name) {
+                    throw .unwritable(file: file, reason: "key \"\(name)\" \(problem)")
+                }
+                out.append(contentsOf: name.utf8)
             } else {
-                appendDecimal(key, to: &out)
+                TraceWriter.appendDecimal(key, to: &out)
             }
             out.append(UInt8(ascii: ","))
-            appendDecimal(UInt64(size), to: &out)
+            TraceWriter.appendDecimal(UInt64(size), to: &out)
             if hasEvents {
                 out.append(UInt8(ascii: ","))
             }
             out.append(UInt8(ascii: "\n"))
         }
-        try writeEvents(upTo: trace.count)
-        return out
+        events.removeFirst(nextEvent)
+        pendingEvents = events
     }
 
+    private mutating func writeEvent(_ event: TraceEvent, to out: inout [UInt8]) throws(TraceError) {
+        let index = eventsWritten
+        try checkTime(event.time, "event \(index) (\(event.kind.rawValue))")
+        TraceWriter.appendSeconds(event.time, to: &out)
+        out.append(contentsOf: ",,,".utf8)
+        out.append(contentsOf: event.kind.rawValue.utf8)
+        out.append(UInt8(ascii: "\n"))
+        eventsWritten += 1
+    }
+
+    private mutating func checkTime(_ time: Int64, _ what: @autoclosure () -> String) throws(TraceError) {
+        guard time >= 0 else {
+            throw .unwritable(file: file, reason: "\(what()) has a negative time")
+        }
+        guard time >= previous else {
+            throw .unwritable(file: file, reason: "\(what()) goes back in time, which the cachelab format forbids")
+        }
+        previous = time
+    }
+
+    // MARK: libCacheSim's formats
+
+    private func csv(_ batch: RequestBatch, to out: inout [UInt8]) throws(TraceError) {
+        for index in 0..<batch.count {
+            let time = batch.times[index]
+            let size = batch.sizes[index]
+            guard time >= 0 else {
+                throw .unwritable(file: file, reason: "request \(batch.start + index) has a negative time")
+            }
+            guard size > 0 else {
+                throw .unwritable(
+                    file: file, reason: "request \(batch.start + index) has size \(size); sizes must be positive")
+            }
+            TraceWriter.appendDecimal(UInt64(time / 1000), to: &out)
+            out.append(UInt8(ascii: ","))
+            TraceWriter.appendDecimal(batch.keys[index], to: &out)
+            out.append(UInt8(ascii: ","))
+            TraceWriter.appendDecimal(UInt64(size), to: &out)
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    private func text(_ batch: RequestBatch, to out: inout [UInt8]) {
+        for key in batch.keys {
+            TraceWriter.appendDecimal(key, to: &out)
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    private func oracleGeneral(_ batch: RequestBatch, to out: inout [UInt8]) throws(TraceError) {
+        let recordSize = TraceReader.oracleGeneralRecordSize
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: batch.count * recordSize))
+        try out.withUnsafeMutableBufferPointer { bytes throws(TraceError) in
+            let raw = UnsafeMutableRawBufferPointer(bytes)
+            for index in 0..<batch.count {
+                let time = batch.times[index]
+                let size = batch.sizes[index]
+                guard time >= 0, time / 1000 <= Int64(UInt32.max) else {
+                    throw .unwritable(
+                        file: file,
+                        reason: "request \(batch.start + index) has time \(TraceWriter.seconds(fromMilliseconds: time)) s, "
+                            + "outside the 0...\(UInt32.max) seconds the oracleGeneral format holds")
+                }
+                guard size > 0, size <= Int(UInt32.max) else {
+                    throw .unwritable(
+                        file: file,
+                        reason: "request \(batch.start + index) has size \(size), outside the 1...\(UInt32.max) bytes "
+                            + "the oracleGeneral format holds")
+                }
+                // The file's -1 (never again) is libCacheSim's INT64_MAX once read.
+                let next = batch.nextUses[index]
+                let offset = start + index * recordSize
+                raw.storeBytes(of: UInt32(time / 1000).littleEndian, toByteOffset: offset, as: UInt32.self)
+                raw.storeBytes(of: batch.keys[index].littleEndian, toByteOffset: offset + 4, as: UInt64.self)
+                raw.storeBytes(of: UInt32(size).littleEndian, toByteOffset: offset + 12, as: UInt32.self)
+                raw.storeBytes(of: (next == .max ? -1 : next).littleEndian, toByteOffset: offset + 16, as: Int64.self)
+            }
+        }
+    }
+}
+
+// MARK: - Text
+
+extension TraceWriter {
     /// Why `name` cannot be a key of cachelab's format, or `nil` when it can.
-    private static func cachelabKeyProblem(_ name: String) -> String? {
+    static func cachelabKeyProblem(_ name: String) -> String? {
         if name.isEmpty {
             return "is empty"
         }
@@ -161,42 +322,10 @@ extension TraceWriter {
         return nil
     }
 
-    private static func csv(_ trace: Trace, file: String) throws(TraceError) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(trace.count * 24)
-        out.append(contentsOf: csvHeader.utf8)
-        out.append(UInt8(ascii: "\n"))
-        for index in 0..<trace.count {
-            let time = trace.times[index]
-            let size = trace.sizes[index]
-            guard time >= 0 else {
-                throw .unwritable(file: file, reason: "request \(index) has a negative time")
-            }
-            guard size > 0 else {
-                throw .unwritable(file: file, reason: "request \(index) has size \(size); sizes must be positive")
-            }
-            appendDecimal(UInt64(time / 1000), to: &out)
-            out.append(UInt8(ascii: ","))
-            appendDecimal(trace.keys[index], to: &out)
-            out.append(UInt8(ascii: ","))
-            appendDecimal(UInt64(size), to: &out)
-            out.append(UInt8(ascii: "\n"))
-        }
-        return out
-    }
 
-    private static func text(_ trace: Trace) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(trace.count * 12)
-        for key in trace.keys {
-            appendDecimal(key, to: &out)
-            out.append(UInt8(ascii: "\n"))
-        }
-        return out
-    }
 
     /// Appends `value` in decimal.
-    private static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
         guard value >= 10 else {
             out.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -214,7 +343,7 @@ extension TraceWriter {
     }
 
     /// Appends a time in milliseconds as seconds with only the decimals it needs.
-    private static func appendSeconds(_ milliseconds: Int64, to out: inout [UInt8]) {
+    static func appendSeconds(_ milliseconds: Int64, to out: inout [UInt8]) {
         if milliseconds < 0 {
             out.append(UInt8(ascii: "-"))
         }
@@ -232,50 +361,4 @@ extension TraceWriter {
             divisor /= 10
         }
     }
-}
-
-// MARK: - Binary
-
-extension TraceWriter {
-    private static func oracleGeneral(_ trace: Trace, file: String) throws(TraceError) -> [UInt8] {
-        let count = trace.count
-        // The file's -1 (never again) is libCacheSim's INT64_MAX once read.
-        let nextAccess = trace.nextUses().map { $0 == .max ? -1 : $0 }
-        for index in 0..<count {
-            let time = trace.times[index]
-            let size = trace.sizes[index]
-            guard time >= 0, time / 1000 <= Int64(UInt32.max) else {
-                throw .unwritable(
-                    file: file,
-                    reason: "request \(index) has time \(seconds(fromMilliseconds: time)) s, "
-                        + "outside the 0...\(UInt32.max) seconds the oracleGeneral format holds")
-            }
-            guard size > 0, size <= Int(UInt32.max) else {
-                throw .unwritable(
-                    file: file,
-                    reason: "request \(index) has size \(size), outside the 1...\(UInt32.max) bytes "
-                        + "the oracleGeneral format holds")
-            }
-        }
-
-        let recordSize = TraceReader.oracleGeneralRecordSize
-        var out = [UInt8](repeating: 0, count: count * recordSize)
-        out.withUnsafeMutableBytes { raw in
-            for index in 0..<count {
-                let offset = index * recordSize
-                let seconds = UInt32(trace.times[index] / 1000)
-                raw.storeBytes(of: seconds.littleEndian, toByteOffset: offset, as: UInt32.self)
-                raw.storeBytes(of: trace.keys[index].littleEndian, toByteOffset: offset + 4, as: UInt64.self)
-                raw.storeBytes(of: UInt32(trace.sizes[index]).littleEndian, toByteOffset: offset + 12, as: UInt32.self)
-                raw.storeBytes(of: nextAccess[index].littleEndian, toByteOffset: offset + 16, as: Int64.self)
-            }
-        }
-        return out
-    }
-}
-
-// `write` is also the name of the public entry point; call the system's under another name.
-@inline(__always)
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

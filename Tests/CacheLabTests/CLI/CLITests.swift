@@ -16,9 +16,9 @@ struct CLITests {
         ])
         let run = try #require(command as? RunCommand)
         #expect(try run.policies() == [.lru, .lfu])
-        #expect(try run.capacities() == [.absolute(20_000_000), .percentOfWorkingSet(10)])
+        #expect(try run.runRequest().capacities == [.absolute(20_000_000), .percentOfWorkingSet(10)])
         #expect(try run.ttlMilliseconds() == 300_000)
-        #expect(run.sizeMode == .unit && run.ttlMode == .sliding && run.network == .lte && run.tier == .memory)
+        #expect(run.sizeMode == .unit && run.ttlMode == .sliding && run.network.network == .lte && run.tier == .memory)
         #expect(
             run.reading.traceFormat == .csv && run.format == .csv && run.reading.generator.seed == 9
                 && run.trimRatio == 0.5)

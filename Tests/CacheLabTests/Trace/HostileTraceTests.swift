@@ -80,13 +80,14 @@ import Testing
         }
     }
 
-    @Test func sizesTheTableForWhatTheTraceCanHoldNotForTheCapacity() {
-        var trace = Trace(name: "t")
-        trace.append(time: 0, key: 1, size: 1)
-        trace.append(time: 0, key: 2, size: 1)
-        for capacity in [1, 10_000_000_000, Int.max] {
-            let limits = CacheConfiguration(capacity: capacity, sizeMode: .bytes)
-            #expect(trace.expectedEntries(under: limits) <= 2 + 16, "at \(capacity)")
+    @Test func sizesTheFirstTableWithinABoundWhateverTheCapacity() {
+        // A huge capacity must neither overflow the estimate nor allocate a table to match it:
+        // the cache starts within a bound and grows as it fills.
+        for mode in SizeMode.allCases {
+            for capacity in [1, 10_000_000_000, Int.max] {
+                let limits = CacheConfiguration(capacity: capacity, sizeMode: mode)
+                #expect(limits.initialEntries >= 16 && limits.initialEntries <= (1 << 17) + 1, "\(mode) at \(capacity)")
+            }
         }
     }
 }

@@ -1,0 +1,204 @@
+/// What `cachelab run` asks for, before any trace is read: policies at capacities (which may be
+/// shares of the working set), or clients of two tiers. `plan(on:statistics:)` turns it into one
+/// run plan over the trace; `results(_:)` reads the plan's outcome back in the order asked for.
+public struct RunRequest: Sendable {
+    public var policies: [PolicyKind]
+    public var capacities: [CapacitySpec]
+    public var sizeMode: SizeMode
+    /// Entry lifetime in milliseconds; nil = the policy's default.
+    public var ttl: Int64?
+    public var ttlMode: TTLMode
+    public var trimRatio: Double?
+    public var network: NetworkProfile
+    public var tier: TierKind
+    /// Model each request's latency (else the loop does only the cache's work).
+    public var latency: Bool
+    /// Also run Belady's optimum at each capacity and report each run's share of its hits.
+    public var versusOptimum: Bool
+    /// Two-tier clients to replay instead of the policies, when not empty.
+    public var clients: [ClientRequest]
+
+    public init(
+        policies: [PolicyKind], capacities: [CapacitySpec], sizeMode: SizeMode = .bytes, ttl: Int64? = nil,
+        ttlMode: TTLMode = .fixed, trimRatio: Double? = nil, network: NetworkProfile = .wifi, tier: TierKind = .disk,
+        latency: Bool = true, versusOptimum: Bool = false, clients: [ClientRequest] = []
+    ) {
+        self.policies = policies
+        self.capacities = capacities
+        self.sizeMode = sizeMode
+        self.ttl = ttl
+        self.ttlMode = ttlMode
+        self.trimRatio = trimRatio
+        self.network = network
+        self.tier = tier
+        self.latency = latency
+        self.versusOptimum = versusOptimum
+        self.clients = clients
+    }
+
+    /// Whether a capacity is a share of the working set, so the trace's statistics are needed
+    /// (a pass over the trace) before the plan can be made.
+    public var needsStatistics: Bool {
+        if !clients.isEmpty { return clients.contains(where: \.needsStatistics) }
+        return capacities.contains { if case .percentOfWorkingSet = $0 { true } else { false } }
+    }
+
+    /// The capacities in the run's units, in the order asked.
+    public func resolvedCapacities(_ statistics: TraceStatistics?) throws(RunRequestError) -> [Int] {
+        try capacities.map { spec throws(RunRequestError) in try Self.resolve(spec, statistics, sizeMode, what: "capacity") }
+    }
+
+    /// The single-tier runs, capacity by capacity, each with every policy in the order asked.
+    public func configurations(_ statistics: TraceStatistics?) throws(RunRequestError) -> [RunConfiguration] {
+        try resolvedCapacities(statistics).flatMap { capacity in
+            policies.map { policy in
+                RunConfiguration(
+                    policy: policy, capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
+                    trimRatio: trimRatio, network: network, tier: tier)
+            }
+        }
+    }
+
+    /// The clients asked for, their capacities resolved.
+    public func clientConfigurations(_ statistics: TraceStatistics?) throws(RunRequestError) -> [ClientConfiguration] {
+        try clients.map { request throws(RunRequestError) in try request.configuration(self, statistics) }
+    }
+
+    /// Every run as a client of one tier or two, for the live replay (the real pipeline runs
+    /// clients): a single-tier run is a client with that tier alone.
+    public func liveClients(_ statistics: TraceStatistics?) throws(RunRequestError) -> [ClientConfiguration] {
+        guard clients.isEmpty else { return try clientConfigurations(statistics) }
+        return try configurations(statistics).map { configuration in
+            let tier = TierConfiguration(
+                policy: configuration.policy, capacity: configuration.capacity, ttl: ttl, ttlMode: ttlMode,
+                trimRatio: trimRatio)
+            return ClientConfiguration(
+                name: configuration.policy.rawValue, memory: self.tier == .memory ? tier : nil,
+                disk: self.tier == .disk ? tier : nil, sizeMode: sizeMode, network: network)
+        }
+    }
+
+    /// The plan: each run a cell, and with `versusOptimum` Belady at each capacity after them.
+    public func plan(on source: TraceSource, statistics: TraceStatistics?) throws(RunRequestError) -> RunPlan {
+        var cells: [RunCell]
+        if !clients.isEmpty {
+            cells = try clientConfigurations(statistics).map { .client($0) }
+        } else {
+            cells = try configurations(statistics).map { .simulate($0, latency: latency) }
+            if versusOptimum {
+                cells += try resolvedCapacities(statistics).map { capacity in
+                    .simulate(
+                        RunConfiguration(
+                            policy: .belady, capacity: capacity, sizeMode: sizeMode, network: network, tier: tier),
+                        latency: false)
+                }
+            }
+        }
+        return RunPlan(source: source, cells: cells)
+    }
+
+    /// The optimum's runs of a plan `plan(on:statistics:)` made with `versusOptimum`, one per
+    /// capacity (none without it).
+    public func optima(_ outcome: PlanOutcome) -> [RunResult] {
+        guard clients.isEmpty, versusOptimum else { return [] }
+        let runs = outcome.outputs.count / (policies.count + 1) * policies.count
+        return outcome.outputs[runs...].map(\.run)
+    }
+
+    /// The runs of a plan `plan(on:statistics:)` made, in the order asked; with
+    /// `versusOptimum`, each with the hits of Belady at its capacity.
+    public func results(_ outcome: PlanOutcome) -> [RunResult] {
+        let optima = optima(outcome).map(\.hits)
+        guard !optima.isEmpty else { return outcome.outputs.map(\.run) }
+        return outcome.outputs.prefix(optima.count * policies.count).enumerated().map { index, output in
+            var result = output.run
+            result.optimalHits = optima[index / policies.count]
+            return result
+        }
+    }
+
+    static func resolve(
+        _ spec: CapacitySpec, _ statistics: TraceStatistics?, _ mode: SizeMode, what: String
+    ) throws(RunRequestError) -> Int {
+        let amount: Int
+        switch spec {
+        case .absolute(let value):
+            amount = value
+        case .percentOfWorkingSet:
+            guard let statistics else {
+                preconditionFailure("RunRequest: a share of the working set needs the trace's statistics")
+            }
+            amount = spec.resolved(for: statistics, mode: mode)
+            guard amount > 0 else {
+                throw .zeroCapacity(what: what, spec: spec, workingSet: statistics.workingSet(in: mode), sizeMode: mode)
+            }
+        }
+        return amount
+    }
+}
+
+/// A client of `cachelab run --client` or `--memory-policy/--disk-policy`.
+public enum ClientRequest: Sendable {
+    /// A library's defaults, for a device with `ram` bytes of memory.
+    case preset(ClientPreset, ram: Int)
+    /// Tiers of one's own.
+    case tiers(memory: TierRequest?, disk: TierRequest?)
+
+    var needsStatistics: Bool {
+        guard case .tiers(let memory, let disk) = self else { return false }
+        return [memory, disk].contains { tier in
+            if case .percentOfWorkingSet? = tier?.capacity { true } else { false }
+        }
+    }
+
+    func configuration(_ request: RunRequest, _ statistics: TraceStatistics?) throws(RunRequestError)
+        -> ClientConfiguration
+    {
+        switch self {
+        case .preset(let preset, let ram):
+            var configuration = preset.configuration(ram: ram, network: request.network)
+            configuration.sizeMode = request.sizeMode
+            return configuration
+        case .tiers(let memory, let disk):
+            func tier(_ tier: TierRequest?, _ name: String) throws(RunRequestError) -> TierConfiguration? {
+                guard let tier else { return nil }
+                return TierConfiguration(
+                    policy: tier.policy,
+                    capacity: try RunRequest.resolve(tier.capacity, statistics, request.sizeMode, what: "\(name) capacity"),
+                    ttl: request.ttl, ttlMode: request.ttlMode, trimRatio: request.trimRatio)
+            }
+            let memory = try tier(memory, "memory")
+            let disk = try tier(disk, "disk")
+            let name = [memory.map { "memory:\($0.policy.rawValue)" }, disk.map { "disk:\($0.policy.rawValue)" }]
+                .compactMap { $0 }.joined(separator: "+")
+            return ClientConfiguration(
+                name: name, memory: memory, disk: disk, sizeMode: request.sizeMode, network: request.network)
+        }
+    }
+}
+
+/// One tier of a client asked for by hand.
+public struct TierRequest: Sendable {
+    public var policy: PolicyKind
+    public var capacity: CapacitySpec
+
+    public init(policy: PolicyKind, capacity: CapacitySpec) {
+        self.policy = policy
+        self.capacity = capacity
+    }
+}
+
+/// Why a run request cannot be planned for a trace.
+public enum RunRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A share of the working set rounds to nothing on this trace.
+    case zeroCapacity(what: String, spec: CapacitySpec, workingSet: Int, sizeMode: SizeMode)
+
+    public var description: String {
+        switch self {
+        case .zeroCapacity(let what, let spec, let workingSet, let mode):
+            let unit = mode == .unit ? "objects" : "bytes"
+            return
+                "\(what) \(spec) of this trace's working set (\(workingSet) \(unit)) is 0 \(unit); give a larger share or an absolute capacity"
+        }
+    }
+}

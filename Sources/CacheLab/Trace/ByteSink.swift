@@ -1,0 +1,158 @@
+import CZstd
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a trace writer's bytes go, a block at a time: a file, its zstd compression, or memory.
+protocol ByteSink: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TraceError)
+    /// Writes what is buffered and completes the output (renames a file into place).
+    func finish() throws(TraceError)
+}
+
+/// A file written whole or not at all: bytes go to a hidden temporary file beside it
+/// (`.NAME.tmp-PID`), which `finish` renames over the path; a sink dropped unfinished (an error, a
+/// throw anywhere) removes it. So a failed or killed write never leaves a partial trace.
+final class FileSink: ByteSink {
+    let path: String
+    private let temporary: String
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var finished = false
+
+    init(path: String) throws(TraceError) {
+        self.path = path
+        temporary = FileSink.temporaryPath(for: path)
+        descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .unwritable(file: path, reason: TraceReader.systemError())
+        }
+        buffer.reserveCapacity(1 << 20)
+    }
+
+    deinit {
+        guard !finished else { return }
+        close(descriptor)
+        unlink(temporary)
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TraceError) {
+        if buffer.count + bytes.count > buffer.capacity { try flush() }
+        if bytes.count >= buffer.capacity {
+            try writeAll(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    func finish() throws(TraceError) {
+        try flush()
+        guard fsync(descriptor) == 0 else { throw .unwritable(file: path, reason: TraceReader.systemError()) }
+        close(descriptor)
+        finished = true
+        guard rename(temporary, path) == 0 else {
+            let reason = TraceReader.systemError()
+            unlink(temporary)
+            throw .unwritable(file: path, reason: reason)
+        }
+    }
+
+    private func flush() throws(TraceError) {
+        guard !buffer.isEmpty else { return }
+        let pending = buffer
+        buffer.removeAll(keepingCapacity: true)
+        try pending.withUnsafeBufferPointer { bytes throws(TraceError) in try writeAll(UnsafeRawBufferPointer(bytes)) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(TraceError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .unwritable(file: path, reason: TraceReader.systemError())
+            }
+            offset += written
+        }
+    }
+
+    /// `dir/.name.tmp-PID` for `dir/name`: hidden, in the same folder (so the rename is atomic).
+    static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(folder).\(name).tmp-\(getpid())"
+    }
+}
+
+/// Bytes kept in memory.
+final class MemorySink: ByteSink {
+    private(set) var bytes: [UInt8] = []
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TraceError) { self.bytes.append(contentsOf: bytes) }
+    func finish() throws(TraceError) {}
+}
+
+/// zstd compression in front of another sink (`.zst`), streamed with `ZSTD_compressStream2`, on
+/// as many threads as the machine has cores when libzstd was built with them.
+final class ZstdSink: ByteSink {
+    private let inner: any ByteSink
+    private let name: String
+    private let context: OpaquePointer
+    private let output: UnsafeMutableRawBufferPointer
+
+    /// - Parameter level: zstd's compression level (3, its default, compresses traces about 3×
+    ///   at hundreds of MB/s).
+    init(_ inner: any ByteSink, name: String, level: Int32 = 3) throws(TraceError) {
+        self.inner = inner
+        self.name = name
+        guard let context = ZSTD_createCCtx() else {
+            throw .unwritable(file: name, reason: "libzstd could not make a compressor")
+        }
+        self.context = context
+        _ = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+        // Refused (and ignored) by a libzstd built without threads.
+        _ = ZSTD_CCtx_setParameter(context, ZSTD_c_nbWorkers, Int32(max(System.activeProcessors, 1)))
+        output = .allocate(byteCount: ZSTD_CStreamOutSize(), alignment: 16)
+    }
+
+    deinit {
+        ZSTD_freeCCtx(context)
+        output.deallocate()
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(TraceError) {
+        var input = ZSTD_inBuffer(src: bytes.baseAddress, size: bytes.count, pos: 0)
+        while input.pos < input.size {
+            _ = try compress(&input, ZSTD_e_continue)
+        }
+    }
+
+    func finish() throws(TraceError) {
+        var input = ZSTD_inBuffer(src: nil, size: 0, pos: 0)
+        while try compress(&input, ZSTD_e_end) != 0 {}
+        try inner.finish()
+    }
+
+    /// One call of the compressor; passes on what it produced and returns what it still holds.
+    private func compress(_ input: inout ZSTD_inBuffer, _ directive: ZSTD_EndDirective) throws(TraceError) -> Int {
+        var out = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
+        let remaining = ZSTD_compressStream2(context, &out, &input, directive)
+        guard ZSTD_isError(remaining) == 0 else {
+            throw .unwritable(file: name, reason: "zstd: " + String(cString: ZSTD_getErrorName(remaining)))
+        }
+        if out.pos > 0 { try inner.write(UnsafeRawBufferPointer(rebasing: output[..<out.pos])) }
+        return remaining
+    }
+}
+
+// `write` is also the name of methods here; call the system's under another name.
+@inline(__always)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,78 @@
+import CacheLab
+
+/// Executes run plans for the commands: progress on a terminal, one status line of timing, and
+/// the trace's errors as the CLI's.
+enum Execution {
+    /// Runs `plan` and says how long reading and replaying took.
+    ///
+    /// - Parameter what: names the work in the progress and status lines ("run", "compare
+    ///   daily-reader").
+    static func run(_ plan: RunPlan, jobs: JobOptions, what: String) async throws -> PlanOutcome {
+        let bar = ProgressBar(what, enabled: jobs.showsProgress)
+        let outcome: PlanOutcome
+        do {
+            outcome = try await plan.execute(
+                workers: jobs.jobs, stopwatch: { Output.monotonicSeconds() }, progress: bar.reading)
+        } catch {
+            bar.finish()
+            throw CLIError(error)
+        }
+        bar.finish()
+        Output.status("\(what): " + timing(outcome, cells: plan.cells.count, workers: min(jobs.jobs, plan.cells.count)))
+        return outcome
+    }
+
+    /// Runs blocking library work (which executes its plans on threads of its own) off the
+    /// concurrency pool, the trace's errors as the CLI's.
+    static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws(TraceError) -> Value) async throws -> Value {
+        let result = await Threads.detached { () -> Result<Value, TraceError> in
+            do throws(TraceError) { return .success(try body()) } catch { return .failure(error) }
+        }
+        do { return try result.get() } catch { throw CLIError(error) }
+    }
+
+    /// A miss-ratio curve: one pass (two when LRU's sizes change), with progress and timing.
+    static func curve(
+        _ source: TraceSource, _ request: MissRatioCurve.Request, jobs: JobOptions
+    ) async throws -> [CurvePoint] {
+        let bar = ProgressBar("mrc", enabled: jobs.showsProgress)
+        let started = Output.monotonicSeconds()
+        let points = try await blocking { () throws(TraceError) in
+            try MissRatioCurve.compute(
+                source, request, workers: jobs.jobs,
+                progress: bar.reading)
+        }
+        bar.finish()
+        Output.status("mrc: computed in \(seconds(Output.monotonicSeconds() - started))")
+        return points
+    }
+
+    /// The trace's statistics: computed in place for a trace in memory, else by a pass over it.
+    static func statistics(_ source: TraceSource, jobs: JobOptions) async throws -> TraceStatistics {
+        if let trace = source.trace { return TraceStatistics(trace) }
+        let outcome = try await run(RunPlan(source: source, cells: [.statistics]), jobs: jobs, what: "statistics")
+        guard case .statistics(let statistics) = outcome.outputs[0] else {
+            preconditionFailure("a statistics cell gives statistics")
+        }
+        return statistics
+    }
+
+    /// "replayed 20,000,000 requests through 3 cells in 2.31 s (8.66 M requests/s): reading 1.10 s,
+    /// replaying 2.29 s (the busiest of 2 cores)".
+    static func timing(_ outcome: PlanOutcome, cells: Int, workers: Int) -> String {
+        let timing = outcome.timing
+        let rate = timing.wall > 0 ? Double(outcome.requests) / timing.wall / 1e6 : 0
+        var line =
+            "replayed \(Report.grouped(outcome.requests)) requests through \(cells) cell\(cells == 1 ? "" : "s") in \(seconds(timing.wall)) (\(Report.decimal(rate, places: 2)) M requests/s)"
+        if timing.nextUses > 0 { line += ": next uses \(seconds(timing.nextUses)) first," }
+        line += timing.nextUses > 0 ? " then" : ":"
+        if timing.reading > 0 { line += " reading \(seconds(timing.reading))," }
+        line +=
+            " replaying \(seconds(timing.replaying))" + (workers > 1 ? " (the busiest of \(workers) cores)" : "")
+        return line
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value < 1 ? "\(Report.decimal(value * 1000, places: 1)) ms" : "\(Report.decimal(value, places: 2)) s"
+    }
+}

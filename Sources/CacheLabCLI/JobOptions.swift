@@ -1,0 +1,31 @@
+import ArgumentParser
+import CacheLab
+
+/// How a command spreads its work: shared by every command that executes run plans.
+struct JobOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Cores replaying at once (default: every core); reading the trace has a thread of its own besides.",
+            valueName: "n"))
+    var jobs = ParallelSweep.defaultWorkers
+
+    @Flag(help: "No progress line, even on a terminal (there is none in a log or a pipe either way).")
+    var noProgress = false
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    /// Whether to draw progress: on a terminal, unless asked not to.
+    var showsProgress: Bool { !noProgress && ProgressBar.onTerminal }
+}
+
+/// The network the latency model assumes: shared by run, compare and tune.
+struct NetworkOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Network profile of the latency model (a miss costs a round trip plus transfer): "
+                + NetworkProfile.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ") + ".",
+            valueName: "profile"))
+    var network: NetworkProfile = .wifi
+}
