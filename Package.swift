@@ -27,8 +27,13 @@ let package = Package(
         // It imports no server, CLI framework, SQLite or networking.
         .target(
             name: "CacheLab",
-            dependencies: ["CacheLabLocking", "CZstd", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: [
+                "CacheLabLocking", "CZstd", "CPrefetch", .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
         ),
+        // `__builtin_prefetch` for the replay loop: the index bucket of a request a few ahead is
+        // loaded while the current one is served.
+        .target(name: "CPrefetch"),
         // A value behind a pthread mutex (which ThreadSanitizer sees, unlike Synchronization's
         // Mutex on Linux): shared by every target, the Foundation-only recorder included.
         .target(name: "CacheLabLocking"),

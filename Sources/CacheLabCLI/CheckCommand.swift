@@ -68,7 +68,8 @@ struct CheckCommand: AsyncParsableCommand {
         let bar = ProgressBar("check", enabled: jobs.showsProgress)
         let sources = traces
         var current = try await Execution.blocking { () throws(TraceError) in
-            try RegressionCheck.replay(entries, traces: sources, workers: jobs.jobs, progress: bar.update, reading: bar.reading)
+            try RegressionCheck.replay(
+                entries, traces: sources, workers: jobs.jobs, progress: bar.update, reading: bar.reading)
         }
         bar.finish()
         let seconds = Output.monotonicSeconds() - start

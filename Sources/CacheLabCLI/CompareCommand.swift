@@ -138,7 +138,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     /// Each policy (at its first lifetime) at each trace's middle capacity, replayed through the
     /// real pipeline: a disk tier on a temporary SQLite file, an in-process fixture server.
-    private func replayLive(_ subjects: [Comparison.Subject], _ request: Comparison.Request) async throws -> [RunResult] {
+    private func replayLive(_ subjects: [Comparison.Subject], _ request: Comparison.Request) async throws -> [RunResult]
+    {
         let options = try liveReplay.options()
         var runs: [RunResult] = []
         for subject in subjects where !subject.capacities.isEmpty {

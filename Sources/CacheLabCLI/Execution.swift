@@ -7,7 +7,9 @@ enum Execution {
     ///
     /// - Parameter what: names the work in the progress and status lines ("run", "compare
     ///   daily-reader").
-    static func run(_ plan: RunPlan, jobs: JobOptions, what: String) async throws -> PlanOutcome {
+    static func run(
+        _ plan: RunPlan, jobs: JobOptions, what: String, summary: ((PlanOutcome) -> String)? = nil
+    ) async throws -> PlanOutcome {
         let bar = ProgressBar(what, enabled: jobs.showsProgress)
         let outcome: PlanOutcome
         do {
@@ -18,13 +20,18 @@ enum Execution {
             throw CLIError(error)
         }
         bar.finish()
-        Output.status("\(what): " + timing(outcome, cells: plan.cells.count, workers: min(jobs.jobs, plan.cells.count)))
+        Output.status(
+            "\(what): "
+                + (summary?(outcome)
+                    ?? timing(outcome, cells: plan.cells.count, workers: min(jobs.jobs, plan.cells.count))))
         return outcome
     }
 
     /// Runs blocking library work (which executes its plans on threads of its own) off the
     /// concurrency pool, the trace's errors as the CLI's.
-    static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws(TraceError) -> Value) async throws -> Value {
+    static func blocking<Value: Sendable>(
+        _ body: @escaping @Sendable () throws(TraceError) -> Value
+    ) async throws -> Value {
         let result = await Threads.detached { () -> Result<Value, TraceError> in
             do throws(TraceError) { return .success(try body()) } catch { return .failure(error) }
         }
@@ -50,7 +57,9 @@ enum Execution {
     /// The trace's statistics: computed in place for a trace in memory, else by a pass over it.
     static func statistics(_ source: TraceSource, jobs: JobOptions) async throws -> TraceStatistics {
         if let trace = source.trace { return TraceStatistics(trace) }
-        let outcome = try await run(RunPlan(source: source, cells: [.statistics]), jobs: jobs, what: "statistics")
+        let outcome = try await run(RunPlan(source: source, cells: [.statistics]), jobs: jobs, what: "statistics") {
+            "counted the objects of \(Report.grouped($0.requests)) requests in a pass of \(seconds($0.timing.wall))"
+        }
         guard case .statistics(let statistics) = outcome.outputs[0] else {
             preconditionFailure("a statistics cell gives statistics")
         }
@@ -64,8 +73,11 @@ enum Execution {
         let rate = timing.wall > 0 ? Double(outcome.requests) / timing.wall / 1e6 : 0
         var line =
             "replayed \(Report.grouped(outcome.requests)) requests through \(cells) cell\(cells == 1 ? "" : "s") in \(seconds(timing.wall)) (\(Report.decimal(rate, places: 2)) M requests/s)"
-        if timing.nextUses > 0 { line += ": next uses \(seconds(timing.nextUses)) first," }
-        line += timing.nextUses > 0 ? " then" : ":"
+        if let nextUses = timing.nextUses {
+            line += ": next uses \(seconds(nextUses)) first, then"
+        } else {
+            line += ":"
+        }
         if timing.reading > 0 { line += " reading \(seconds(timing.reading))," }
         line +=
             " replaying \(seconds(timing.replaying))" + (workers > 1 ? " (the busiest of \(workers) cores)" : "")

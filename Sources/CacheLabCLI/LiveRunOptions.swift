@@ -3,12 +3,6 @@ import CacheLab
 import FixtureServer
 import LiveReplay
 
-/// How `cachelab run` replays: the simulator, or the real client pipeline over HTTP.
-enum RunMode: String, CaseIterable, ExpressibleByArgument {
-    case sim
-    case live
-}
-
 /// Faults a fixture server injects: shared by `serve` and by the in-process server of live runs.
 struct FaultOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Chance per photo request of an injected fault (0...1).", valueName: "rate"))

@@ -78,7 +78,9 @@ struct MRCCommand: AsyncParsableCommand {
         if statistics == nil, capacities.needsStatistics || sampleRate != nil {
             statistics = try await Execution.statistics(source, jobs: jobs)
         }
-        let known = statistics ?? TraceStatistics(requests: 0, uniqueObjects: 0, workingSetBytes: 0, bytesRequested: 0, events: 0)
+        let known =
+            statistics
+            ?? TraceStatistics(requests: 0, uniqueObjects: 0, workingSetBytes: 0, bytesRequested: 0, events: 0)
         if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
         let request = MissRatioCurve.Request(
             policies: try ListOptions.policies(policy),

@@ -125,7 +125,8 @@ struct RunCommand: AsyncParsableCommand {
         if mode == .live, sizeMode == .unit {
             throw ValidationError("--mode live counts bytes: --size-mode unit is for the simulator only")
         }
-        let offline = [clients.memoryPolicy, clients.diskPolicy].compactMap { $0 } + (mode == .live ? try policies() : [])
+        let offline =
+            [clients.memoryPolicy, clients.diskPolicy].compactMap { $0 } + (mode == .live ? try policies() : [])
         if let kind = offline.first(where: \.needsFuture) {
             throw ValidationError(Self.needsFutureMessage(kind))
         }
@@ -228,7 +229,8 @@ struct RunCommand: AsyncParsableCommand {
         if !measured.faultsInjected.isEmpty {
             let kinds = measured.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             lines.append(
-                "  the server injected \(measured.faultsInjected.values.reduce(0, +)) faults: \(kinds.joined(separator: ", "))")
+                "  the server injected \(measured.faultsInjected.values.reduce(0, +)) faults: \(kinds.joined(separator: ", "))"
+            )
         }
         if measured.failures > 0 {
             lines.append("  \(measured.failures) requests failed; first: \(measured.firstErrors.first ?? "")")
@@ -315,7 +317,9 @@ struct ClientOptions: ParsableArguments {
                     policy: policy ?? .lru, capacity: try ListOptions.capacity(capacity, option: "--\(name)-capacity"))
             }
             requests.append(
-                .tiers(memory: try tier(memoryPolicy, memoryCapacity, "memory"), disk: try tier(diskPolicy, diskCapacity, "disk")))
+                .tiers(
+                    memory: try tier(memoryPolicy, memoryCapacity, "memory"),
+                    disk: try tier(diskPolicy, diskCapacity, "disk")))
         }
         return requests
     }
@@ -331,6 +335,7 @@ extension SizeMode: ExpressibleByArgument {}
 extension TTLMode: ExpressibleByArgument {}
 extension NetworkProfile: ExpressibleByArgument {}
 extension TierKind: ExpressibleByArgument {}
+extension RunMode: ExpressibleByArgument {}
 extension TraceFormat: ExpressibleByArgument {}
 
 extension StringProtocol {

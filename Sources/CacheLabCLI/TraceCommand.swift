@@ -5,11 +5,11 @@ struct TraceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Make and inspect traces.",
-        subcommands: [GenerateTrace.self, TraceStats.self, ImportTrace.self]
+        subcommands: [GenerateTrace.self, ConvertTrace.self, TraceStats.self, ImportTrace.self]
     )
 }
 
-struct GenerateTrace: ParsableCommand {
+struct GenerateTrace: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write a generated trace in cachelab's or libCacheSim's formats.",
@@ -18,38 +18,72 @@ struct GenerateTrace: ParsableCommand {
             \(ScrollScenario.presets.map { "  \($0.name.padding(17))\($0.summary)" }.joined(separator: "\n"))
               zipf             independent requests with Zipf popularity (--requests, --objects, --alpha)
             The same scenario, options and seed always give a byte-identical file.
+
+            A zipf trace streams to the file a chunk at a time, so any number of requests takes constant \
+            memory (an oracleGeneral file takes a second pass for the next uses, 16 bytes a request in \
+            temporary files). A name ending in .zst is compressed with zstd.
+
+            Example: cachelab trace generate --scenario zipf --requests 100000000 --objects 5000000 \
+            --sizes images --out zipf.oracleGeneral.zst
             """
     )
 
     @OptionGroup var generator: ScenarioOptions
 
-    @Option(help: ArgumentHelp("File to write.", valueName: "path"))
+    @Option(help: ArgumentHelp("File to write; a final .zst compresses it with zstd.", valueName: "path"))
     var out: String
 
     @Option(
         help:
-            "Format to write. Default: cachelab's own (keeps URLs and events), or libCacheSim's txt or oracle-general when --out ends in .txt or .oracleGeneral.bin; libCacheSim's csv only when asked."
+            "Format to write. Default: cachelab's own (keeps URLs and events), or libCacheSim's txt or oracle-general when --out ends in .txt or .oracleGeneral.bin (or .oracleGeneral.zst); libCacheSim's csv only when asked."
     )
     var format: TraceFormat?
 
-    func run() throws {
-        let start = Output.monotonicSeconds()
-        let trace = try TraceLoading.load(generator.makeSource())
-        let seconds = Output.monotonicSeconds() - start
-        // A .csv name alone keeps cachelab's format: it is CSV too, and libCacheSim's CSV would
-        // drop the URLs and the events.
-        let inferred = TraceFormat.inferred(fromPath: out)
-        let chosen = format ?? (inferred == .csv ? .cachelab : inferred ?? .cachelab)
-        do {
-            try TraceWriter.write(trace, format: chosen, to: out)
-        } catch {
-            throw CLIError("cannot write \(out): \(error)")
-        }
-        let rate = seconds > 0 ? Double(trace.count) / seconds / 1e6 : 0
-        Output.status(
-            "generated \(trace.count) requests in \(Report.decimal(seconds * 1000, places: 1)) ms (\(Report.decimal(rate, places: 1)) M requests/s)"
-        )
-        Output.status("wrote \(trace.count) requests and \(trace.events.count) events to \(out) (\(chosen.rawValue))")
+    func run() async throws {
+        try await TraceWriting.write(
+            generator.makeSource(), format: TraceWriting.format(for: out, given: format), to: out, what: "generate")
+    }
+}
+
+struct ConvertTrace: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Rewrite a trace in another format, or compress or decompress it with zstd.",
+        discussion: """
+            Reads any format cachelab reads (cachelab's CSV, libCacheSim's CSV, txt and oracleGeneral, each \
+            plain or .zst) and writes it a chunk at a time, in constant memory. The output's format comes \
+            from its name as with `trace generate`, or --format; a final .zst compresses it. Writing \
+            oracleGeneral from a format without next uses takes one more pass over the input.
+
+            Examples:
+              cachelab trace convert cluster52.oracleGeneral.bin cluster52.oracleGeneral.zst
+              cachelab trace convert weekly.csv weekly.oracleGeneral.bin
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Trace to read.", valueName: "in"))
+    var input: String
+
+    @Argument(help: ArgumentHelp("File to write; a final .zst compresses it with zstd.", valueName: "out"))
+    var out: String
+
+    @Option(help: ArgumentHelp("Format of the input; inferred from its name when omitted.", valueName: "format"))
+    var traceFormat: TraceFormat?
+
+    @Option(help: ArgumentHelp("Columns of a libCacheSim CSV input, 1-based.", valueName: "time=N,id=N,size=N"))
+    var columns: String?
+
+    @Option(help: "Format to write; inferred from the output's name when omitted (cachelab's for .csv).")
+    var format: TraceFormat?
+
+    func validate() throws {
+        guard input != out else { throw ValidationError("the output must not be the input") }
+    }
+
+    func run() async throws {
+        let source = try TraceLoading.source(path: input, format: traceFormat, columns: columns)
+        try await TraceWriting.write(
+            source, format: TraceWriting.format(for: out, given: format), to: out, what: "convert")
     }
 }
 

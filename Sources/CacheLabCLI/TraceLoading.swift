@@ -13,6 +13,14 @@ struct TraceReadingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Columns of a libCacheSim CSV trace, 1-based.", valueName: "time=N,id=N,size=N"))
     var columns: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Compute each request's next use (for belady and --vs-opt) by a pass over the trace even when it is an oracleGeneral file, whose next_access_vtime field is otherwise used.",
+            discussion:
+                "The pass reads the trace once more before the replay and writes 16 bytes a request to unlinked temporary files in $TMPDIR; memory stays at about 40 bytes per distinct object."
+        ))
+    var computeNextUses = false
+
     /// The generated scenario to replay when no trace file is given.
     @OptionGroup(title: "Generated scenario (when no trace file is given)") var generator: ScenarioOptions
 
@@ -22,7 +30,9 @@ struct TraceReadingOptions: ParsableArguments {
             throw ValidationError("--columns applies to a trace file in libCacheSim's CSV format")
         }
         guard let path else { return try generator.makeSource() }
-        return try TraceLoading.source(path: path, format: traceFormat, columns: columns)
+        var source = try TraceLoading.source(path: path, format: traceFormat, columns: columns)
+        source.computesNextUses = computeNextUses
+        return source
     }
 
     /// The trace at `path`, or the built-in scenario, held in memory.
@@ -61,7 +71,8 @@ enum TraceLoading {
             trace.name = source.name
             let seconds = Output.monotonicSeconds() - start
             Output.status(
-                "read \(Report.grouped(trace.count)) requests from \(source.name) in \(Report.decimal(seconds, places: 2)) s")
+                "read \(Report.grouped(trace.count)) requests from \(source.name) in \(Report.decimal(seconds, places: 2)) s"
+            )
             return trace
         } catch {
             throw CLIError(error)

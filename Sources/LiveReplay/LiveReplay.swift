@@ -54,13 +54,12 @@ public struct LiveResult: Sendable {
     public var notWhole = 0
 
     public var requestsPerSecond: Double { seconds > 0 ? Double(run.requests) / seconds : 0 }
-    /// Requests whose download failed (`run.failures`).
-    public var failures: Int { run.failures }
-    /// Photo requests and body bytes the server counted during the run.
-    public var serverRequests: Int { run.serverRequests ?? 0 }
-    public var serverBytes: Int { run.serverBytes ?? 0 }
-    /// Wall-clock latency of the requests served by each source (`run.latencyBySource`).
-    public var latencyBySource: [RequestOutcome: LatencySummary] { run.latencyBySource }
+    /// What only a live run measures: failures, the server's counts, latency by source.
+    public var live: LiveMeasurements { run.live ?? LiveMeasurements() }
+    /// Requests whose download failed.
+    public var failures: Int { live.failures }
+    /// Body bytes the server counted during the run.
+    public var serverBytes: Int { live.serverBytes }
 }
 
 /// Why a live replay could not run.
@@ -121,8 +120,10 @@ public enum LiveReplay {
                 urls: { LiveReplay.origin + objects.path(of: $0) }
             ).run()
             let after = try await serverStats(server: server, baseURL: baseURL)
-            result.run.serverRequests = after.photos.requests - before.photos.requests
-            result.run.serverBytes = after.photos.bytes - before.photos.bytes
+            var live = result.run.live ?? LiveMeasurements()
+            live.serverRequests = after.photos.requests - before.photos.requests
+            live.serverBytes = after.photos.bytes - before.photos.bytes
+            result.run.live = live
             for (kind, count) in after.faults where count > before.faults[kind, default: 0] {
                 result.faultsInjected[kind] = count - before.faults[kind, default: 0]
             }
@@ -288,35 +289,22 @@ private struct Driver {
         await counters.add(pipeline)
 
         var run = result.run
+        var tally = RunTally()
+        for (position, outcome) in outcomes.enumerated() { tally.record(outcome, size: trace.sizes[position]) }
+        tally.apply(to: &run, bytesDownloaded: counters.stats.bytesDownloaded)
+        var live = run.live ?? LiveMeasurements()
         var total = LatencyHistogram()
-        for (position, outcome) in outcomes.enumerated() {
-            let size = trace.sizes[position]
-            run.bytesRequested += size
-            switch outcome {
-            case .memory:
-                run.memoryHits += 1
-                run.bytesHit += size
-            case .disk:
-                run.diskHits += 1
-                run.bytesHit += size
-            case .network, .failed:
-                break
-            }
-        }
         for (source, histogram) in latencies {
-            run.latencyBySource[source] = histogram.summary()
+            live.latencyBySource[source] = histogram.summary()
             total.add(histogram)
         }
-        run.requests = trace.count
-        run.hits = run.memoryHits + run.diskHits
-        run.misses = run.requests - run.hits
-        run.bytesDownloaded = counters.stats.bytesDownloaded
+        live.failures = tally.failures
+        run.live = live
+        run.mode = .live
         run.evictions = counters.evictions
         run.expirations = counters.expirations
         run.latency = total.summary()
         run.outcomes = outcomes
-        run.mode = "live"
-        run.failures = outcomes.count { $0 == .failed }
         result.run = run
         result.pipeline = counters.stats
         result.firstErrors = errors.sorted { $0.position < $1.position }.prefix(5).map(\.message)

@@ -88,7 +88,7 @@ struct LiveFaultTests {
             // Then every failed request is one failed download, surfaced as an error
             let failed = result.run.outcomes.count { $0 == .failed }
             #expect(result.failures > 0)
-            #expect(failed == result.failures && result.run.failures == result.failures)
+            #expect(failed == result.failures && result.run.live?.failures == result.failures)
             #expect(result.pipeline.failedDownloads == result.failures)
             #expect(result.firstErrors.count == min(5, result.failures))
             #expect(result.pipeline.cancelledDownloads == 0 && result.pipeline.diskWriteFailures == 0)
@@ -98,7 +98,7 @@ struct LiveFaultTests {
             // URLSession retried: libcurl resends a GET whose reused connection is reset before any
             // response, so such a reset costs one more server request and no failure. Slow drips
             // failed nothing.
-            let retried = result.serverRequests - (result.pipeline.downloads + result.pipeline.failedDownloads)
+            let retried = result.live.serverRequests - (result.pipeline.downloads + result.pipeline.failedDownloads)
             let breaking = injected.filter { $0.key != FaultKind.drip.rawValue }.values.reduce(0, +)
             #expect(injected[FaultKind.drip.rawValue, default: 0] > 0)
             #expect((0...injected[FaultKind.reset.rawValue, default: 0]).contains(retried), "\(injected)")

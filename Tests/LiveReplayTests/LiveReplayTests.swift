@@ -90,7 +90,7 @@ struct LiveReplayTests {
             #expect(live.run.diskHits == simulated.diskHits, "\(name)")
             #expect(live.run.bytesDownloaded == simulated.bytesDownloaded, "\(name)")
             #expect(live.run.bytesDownloaded == live.serverBytes, "\(name)")
-            #expect(live.pipeline.downloads == live.serverRequests, "\(name)")
+            #expect(live.pipeline.downloads == live.live.serverRequests, "\(name)")
         }
     }
 }

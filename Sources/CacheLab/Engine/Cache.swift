@@ -94,6 +94,12 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// trimmed when the app goes to the background).
     public func trim(toCost target: Int) { core.pointee.evict(downTo: max(target, 0)) }
 
+    /// Starts loading what a lookup of `key` will read first (its index bucket, and the policy's
+    /// ghost tables): the replay calls it a few requests ahead, so that the memory latency of
+    /// one request overlaps the work of those before it. Changes nothing.
+    @inline(__always)
+    public func prefetch(_ key: Key) { core.pointee.prefetch(key) }
+
     /// Tells a policy that needs the future (`Policy.needsFuture`) when the request about to be
     /// served will come again: its trace position, or `Int64.max` for never.
     @inline(__always)
@@ -144,6 +150,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     private let values = SlotArray<Value?>(count: 0, filling: nil)
     private var freeSlots = SlotStack()
+    /// The victim hint the last prefetch saw.
+    private var lastVictimHint: Int32 = -1
     private(set) var policy: Policy
     // With a TTL every entry's expiry is `now + ttl` at insertion (fixed) or at its last use
     // (sliding), so insertion or use order is expiry order: one list, oldest first.
@@ -170,6 +178,26 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     @inline(__always)
     mutating func upcoming(nextUse: Int64) { policy.upcoming(nextUse: nextUse) }
+
+    // Mutating, so the index and the policy are reached in place (not copied, with their
+    // storage retained and released) on every request.
+    @inline(__always)
+    mutating func prefetch(_ key: Key) {
+        index.prefetch(key)
+        policy.prefetch(key.hashBits)
+        // The next victim's entry and links; once they have had a request's time to arrive (the
+        // same victim as last time), its key's bucket too.
+        let victim = policy.victimHint()
+        guard victim >= 0 else { return }
+        let settled = victim == lastVictimHint
+        if settled {
+            if let key = entries[victim].key { index.prefetch(key) }
+        } else {
+            entries.prefetch(Int(victim))
+            lastVictimHint = victim
+        }
+        policy.prefetchVictim(victim, settled: settled)
+    }
 
     func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
 

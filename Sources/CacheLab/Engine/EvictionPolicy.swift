@@ -23,6 +23,20 @@ public protocol EvictionPolicy {
     /// optimum). The replay then calls `upcoming(nextUse:)` before every lookup.
     static var needsFuture: Bool { get }
 
+    /// Starts loading what a lookup of `key` will touch in the policy's own tables (ghost lists),
+    /// a few requests ahead. A hint: nothing may change.
+    mutating func prefetch(_ key: UInt64)
+
+    /// The slot `evict()` would most likely return next (the head of a FIFO or LRU queue, where a
+    /// clock's hand rests), or -1 when the policy cannot tell cheaply: the replay starts loading
+    /// the victim's entry and index bucket before the eviction comes. A hint: nothing may change.
+    func victimHint() -> Int32
+
+    /// Starts loading what evicting `slot` will read of the policy's own per-slot data (its
+    /// links). `settled`: it was asked before for this slot, whose data may be read now to look
+    /// one step further (the slot after it). A hint: nothing may change.
+    mutating func prefetchVictim(_ slot: Int32, settled: Bool)
+
     /// Makes room for slot numbers `0..<slotCount`. Called before any slot in that range is used.
     mutating func grow(to slotCount: Int)
 
@@ -86,6 +100,15 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func upcoming(nextUse: Int64) {}
+
+    @inline(__always)
+    public mutating func prefetch(_ key: UInt64) {}
+
+    @inline(__always)
+    public func victimHint() -> Int32 { -1 }
+
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {}
 
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission { .store }

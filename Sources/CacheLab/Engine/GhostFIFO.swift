@@ -3,31 +3,44 @@
 /// ghost queue): a key is added at the new end after the oldest leave until it fits, unless it is
 /// there already (nothing moves) or costs more than the whole queue (nothing is added).
 ///
-/// Ghost nodes come from a pool threaded by `SlotLinks` and keys are found through a `SlotIndex`,
-/// so adding and removing allocate nothing once the pool and the index have grown to the most
-/// ghosts held at once.
+/// The ghosts sit in a ring, oldest first, so the oldest is always at hand without following a
+/// link: a ghost taken from the middle (a ghost hit) leaves a tombstone that the oldest end skips.
+/// Keys are found through a `SlotIndex` of ring positions. When a ghost leaves the oldest end, the
+/// index bucket of the next oldest starts loading (`prefetch`), since it is the next to go. Nothing
+/// is allocated once the ring and the index have grown to the most ghosts held at once.
 ///
-/// - Complexity: O(1) lookup and removal; O(1) amortized add (each key leaves at most once).
-/// - Invariant: `order` and `index` hold the same ghosts; `totalCost` is the sum of their costs
-///   and at most `capacity`.
+/// - Complexity: O(1) lookup and removal; O(1) amortized add (each key leaves at most once; the
+///   ring is compacted, its tombstones dropped, when it fills).
+/// - Invariant: the index holds exactly the live ghosts, each under its ring position;
+///   `totalCost` is the sum of their costs and at most `capacity`.
 struct GhostFIFO {
+    /// One place in the ring: a ghost, or a tombstone (`cost < 0`).
+    private struct Entry {
+        var key: UInt64
+        var cost: Int
+    }
+
     /// The most the ghosts' costs may add up to.
     let capacity: Int
     private(set) var totalCost = 0
-    private let links = SlotLinks()
-    private var order = SlotList()
-    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
-    private let costs = SlotArray<Int>(count: 0, filling: 0)
-    private var freeNodes = SlotStack()
+    /// Live ghosts.
+    private(set) var count = 0
+    private var ring = SlotArray<Entry>(count: 16, filling: Entry(key: 0, cost: -1))
+    /// Positions, counted from the start and taken modulo the ring's size: `head` the oldest
+    /// entry (perhaps a tombstone), `tail` where the next is added.
+    private var head = 0
+    private var tail = 0
     private var index = SlotIndex<UInt64>(minimumCapacity: 16)
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    var count: Int { order.count }
-
     func contains(_ key: UInt64) -> Bool { index.slot(for: key) >= 0 }
+
+    /// Starts loading `key`'s index bucket, for a lookup soon.
+    @inline(__always)
+    mutating func prefetch(_ key: UInt64) { index.prefetch(key) }
 
     /// Forgets `key`; returns whether it was a ghost.
     @inline(__always)
@@ -36,10 +49,13 @@ struct GhostFIFO {
     /// Forgets `key`; returns the cost it was remembered with, or nil if it was not a ghost.
     @inline(__always)
     mutating func take(_ key: UInt64) -> Int? {
-        let node = index.slot(for: key)
-        guard node >= 0 else { return nil }
-        let cost = costs[node]
-        drop(node)
+        let position = index.slot(for: key)
+        guard position >= 0 else { return nil }
+        let cost = ring[position].cost
+        ring[position].cost = -1
+        index.remove(key)
+        totalCost -= cost
+        count -= 1
         return cost
     }
 
@@ -47,59 +63,90 @@ struct GhostFIFO {
     @inline(__always)
     mutating func add(_ key: UInt64, cost: Int) {
         guard cost <= capacity, index.slot(for: key) < 0 else { return }
-        while totalCost + cost > capacity { drop(order.head) }
-        if freeNodes.isEmpty { growPool() }
-        let node = freeNodes.pop()
-        keys[node] = key
-        costs[node] = cost
-        order.append(node, in: links)
-        index.insert(key, slot: node)
+        while totalCost + cost > capacity { removeOldest() }
+        if tail - head == ring.count { makeRoom() }
+        let position = tail & (ring.count - 1)
+        ring[position] = Entry(key: key, cost: cost)
+        index.insert(key, slot: Int32(position))
+        tail += 1
         totalCost += cost
+        count += 1
     }
 
     /// Forgets the oldest ghost; there must be one.
     @inline(__always)
-    mutating func removeOldest() { drop(order.head) }
+    mutating func removeOldest() {
+        skipTombstones()
+        let entry = ring[head & (ring.count - 1)]
+        index.remove(entry.key)
+        totalCost -= entry.cost
+        count -= 1
+        head += 1
+        skipTombstones()
+        // The next oldest goes next: its bucket starts loading now.
+        if head < tail { index.prefetch(ring[head & (ring.count - 1)].key) }
+    }
 
     mutating func removeAll() {
-        for node in order.slots(in: links) { freeNodes.push(node) }
-        order.removeAll()
         index.removeAll()
+        ring.fill(with: Entry(key: 0, cost: -1))
+        head = 0
+        tail = 0
         totalCost = 0
+        count = 0
     }
 
     /// The ghost keys, oldest first (for tests).
-    var storedKeys: [UInt64] { order.slots(in: links).map { keys[$0] } }
+    var storedKeys: [UInt64] {
+        (head..<tail).compactMap { position in
+            let entry = ring[position & (ring.count - 1)]
+            return entry.cost >= 0 ? entry.key : nil
+        }
+    }
 
     func checkInvariants(name: String) {
-        order.checkInvariants(in: links, name: name)
         index.checkInvariants()
-        precondition(index.count == order.count, "\(name): \(index.count) keys indexed, \(order.count) queued")
+        precondition(index.count == count, "\(name): \(index.count) keys indexed, \(count) ghosts")
+        precondition(tail - head <= ring.count, "\(name): \(tail - head) entries in a ring of \(ring.count)")
         var sum = 0
-        for node in order.slots(in: links) {
-            precondition(index.slot(for: keys[node]) == node, "\(name): node \(node) not indexed under its key")
-            sum += costs[node]
+        var live = 0
+        for position in head..<tail {
+            let entry = ring[position & (ring.count - 1)]
+            guard entry.cost >= 0 else { continue }
+            precondition(
+                index.slot(for: entry.key) == Int32(position & (ring.count - 1)),
+                "\(name): ghost at \(position) not indexed under its place")
+            sum += entry.cost
+            live += 1
         }
+        precondition(live == count, "\(name): \(live) live entries, count \(count)")
         precondition(sum == totalCost, "\(name): totalCost \(totalCost) but ghosts cost \(sum)")
         precondition(totalCost <= capacity, "\(name): totalCost \(totalCost) over capacity \(capacity)")
     }
 
     @inline(__always)
-    private mutating func drop(_ node: Int32) {
-        order.remove(node, in: links)
-        index.remove(keys[node])
-        totalCost -= costs[node]
-        freeNodes.push(node)
+    private mutating func skipTombstones() {
+        while head < tail && ring[head & (ring.count - 1)].cost < 0 { head += 1 }
     }
 
-    // Doubles the node pool; the new nodes are handed out lowest first.
-    private mutating func growPool() {
-        let old = keys.count
-        let grown = Swift.max(16, old * 2)
-        keys.grow(to: grown, filling: 0)
-        costs.grow(to: grown, filling: 0)
-        links.grow(to: grown)
-        freeNodes.reserve(grown)
-        for node in (old..<grown).reversed() { freeNodes.push(Int32(node)) }
+    /// The ring is full: lays the live ghosts out again from position 0, in order, in a ring
+    /// twice as big when more than half of it is live (else the same size, tombstones dropped),
+    /// and indexes their new positions.
+    private mutating func makeRoom() {
+        let size = count * 2 > ring.count ? ring.count * 2 : ring.count
+        let old = ring
+        let oldMask = old.count - 1
+        ring = SlotArray(count: size, filling: Entry(key: 0, cost: -1))
+        index.removeAll()
+        var position = 0
+        for from in head..<tail {
+            let entry = old[from & oldMask]
+            guard entry.cost >= 0 else { continue }
+            ring[position] = entry
+            index.insert(entry.key, slot: Int32(position))
+            position += 1
+        }
+        head = 0
+        tail = position
     }
 }

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Fixed-capacity storage indexed by slot number, for the engine's and the policies' per-entry
 /// fields. Unlike `Array` it is a reference with no copy-on-write, so a write is one store: no
 /// uniqueness check, no reallocation. It grows only when asked to (`grow(to:filling:)`).
@@ -42,6 +44,12 @@ final class SlotArray<Element> {
     subscript(slot: Int32) -> Element {
         @inline(__always) unsafeAddress { UnsafePointer(base + Int(slot)) }
         @inline(__always) unsafeMutableAddress { base + Int(slot) }
+    }
+
+    /// Starts loading element `index`'s cache line (a hint; out-of-range indices are not read).
+    @inline(__always)
+    func prefetch(_ index: Int) {
+        cachelab_prefetch(UnsafeRawPointer(base + index))
     }
 
     /// Grows to `newCount` elements, the new ones set to `value`. Never shrinks.

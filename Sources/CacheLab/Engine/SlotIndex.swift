@@ -32,6 +32,12 @@ struct SlotIndex<Key: CacheKey> {
         Int(truncatingIfNeeded: (key.hashBits &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 
+    /// Starts loading `key`'s home bucket, for a lookup soon.
+    @inline(__always)
+    mutating func prefetch(_ key: Key) {
+        buckets.prefetch(home(key))
+    }
+
     /// The slot stored for `key`, or -1.
     @inline(__always)
     func slot(for key: Key) -> Int32 {

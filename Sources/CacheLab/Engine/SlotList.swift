@@ -19,6 +19,14 @@ struct SlotLinks {
 
     @inline(__always) func previous(_ slot: Int32) -> Int32 { link[slot].previous }
     @inline(__always) func next(_ slot: Int32) -> Int32 { link[slot].next }
+
+    /// Starts loading `slot`'s links and, once they are loaded (`settled`), its successor's: what
+    /// unlinking `slot` from a list's head touches.
+    @inline(__always)
+    func prefetch(_ slot: Int32, settled: Bool) {
+        link.prefetch(Int(slot))
+        if settled, case let after = link[slot].next, after >= 0 { link.prefetch(Int(after)) }
+    }
 }
 
 /// A stack of free slot numbers in preallocated storage.

@@ -137,7 +137,8 @@ public enum MissRatioCurve {
 
     /// The curve points of the trace `source` reads, read once (twice when LRU's sizes change).
     public static func compute(
-        _ source: TraceSource, _ request: Request, workers: Int = ParallelSweep.defaultWorkers, progress: (@Sendable (PlanProgress) -> Void)? = nil
+        _ source: TraceSource, _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
+        progress: (@Sendable (PlanProgress) -> Void)? = nil
     ) throws(TraceError) -> [CurvePoint] {
         let plan = RunPlan(source: source, cells: request.cells(stackingLRU: true))
         var outputs = try plan.execute(workers: workers, progress: progress).outputs
@@ -385,7 +386,8 @@ final class LRUStackPass {
         var index = 0
         while index < groups.count {
             let group = groups[index]
-            let firstTaking = capacities[group.capacities].partitioningIndex { $0 >= cost } + group.capacities.lowerBound
+            let firstTaking =
+                capacities[group.capacities].partitioningIndex { $0 >= cost } + group.capacities.lowerBound
             if firstTaking > group.capacities.lowerBound && firstTaking < group.capacities.upperBound {
                 groups.insert(group.split(at: firstTaking), at: index + 1)
                 index += 1

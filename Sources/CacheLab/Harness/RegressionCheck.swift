@@ -90,7 +90,7 @@ public enum RegressionCheck {
                 }
                 return value
             }
-            guard field(.mode) == "sim" else {
+            guard field(.mode) == RunMode.sim.rawValue else {
                 throw BaselineError(
                     file: file, line: line, message: "mode '\(field(.mode))': the gate replays simulated runs only")
             }
@@ -261,4 +261,3 @@ extension RegressionCheck {
         return results.map { $0! }
     }
 }
-

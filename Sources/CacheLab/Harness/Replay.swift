@@ -113,6 +113,8 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
     private let state: UnsafeMutablePointer<State>
     private let ledger = StorageLedger()
     private var result: RunResult
+    /// How many requests ahead the loop prefetches.
+    static var prefetchDistance: Int { 8 }
 
     init(configuration: RunConfiguration, recorder: Recorder, context: CellContext) {
         result = RunResult(trace: context.name, configuration: configuration)
@@ -155,6 +157,10 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
             guard position < keys.count else { break }
             let end = nextEvent < events.count ? min(events[nextEvent].position &- start, keys.count) : keys.count
             while position < end {
+                // The bucket of a request a few ahead starts loading now.
+                if position &+ Self.prefetchDistance < keys.count {
+                    cache.prefetch(keys[position &+ Self.prefetchDistance])
+                }
                 let key = keys[position]
                 let size = sizes[position]
                 let now = times[position]

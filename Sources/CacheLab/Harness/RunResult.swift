@@ -28,16 +28,11 @@ public struct RunResult: Sendable, Equatable {
     public var latency = LatencySummary()
     /// Every request's outcome in trace order, when the replay was asked for them (else empty).
     public var outcomes: [RequestOutcome] = []
-    /// How the run was made: `sim` (the simulator, modelled latency) or `live` (the real
-    /// pipeline against a server, wall-clock latency).
-    public var mode = "sim"
-    /// Live runs: requests whose download failed (an injected fault, a timeout).
-    public var failures = 0
-    /// Live runs: photo requests and body bytes counted by the server.
-    public var serverRequests: Int?
-    public var serverBytes: Int?
-    /// Live runs: the latency of the requests each source served.
-    public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
+    /// How the run was made: the simulator (modelled latency) or live (the real pipeline against
+    /// a server, wall-clock latency).
+    public var mode = RunMode.sim
+    /// What only a live run measures (`nil` for the simulator).
+    public var live: LiveMeasurements?
     /// With `--vs-opt`: the hits of Belady's optimum on the same trace, capacity, size mode and
     /// tier (`nil` when not asked).
     public var optimalHits: Int?
@@ -83,6 +78,27 @@ public struct RunResult: Sendable, Equatable {
     }
     /// Bytes the cache kept off the network.
     public var bytesSaved: Int { bytesRequested - bytesDownloaded }
+}
+
+/// How a run was made: its `mode` column.
+public enum RunMode: String, Sendable, CaseIterable {
+    /// The simulator: policies replayed in process, latency modelled.
+    case sim
+    /// The real client pipeline against a server over HTTP, latency measured.
+    case live
+}
+
+/// What a live run measures beyond the counts every run has.
+public struct LiveMeasurements: Sendable, Equatable {
+    /// Requests whose download failed (an injected fault, a timeout).
+    public var failures = 0
+    /// Photo requests and body bytes the server counted during the run.
+    public var serverRequests = 0
+    public var serverBytes = 0
+    /// The wall-clock latency of the requests each source served.
+    public var latencyBySource: [RequestOutcome: LatencySummary] = [:]
+
+    public init() {}
 }
 
 /// Latency percentiles of a run, in milliseconds.

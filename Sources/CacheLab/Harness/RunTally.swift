@@ -46,7 +46,8 @@ public struct RunTally: Sendable, Equatable {
         bytesRequested &+= size
     }
 
-    /// Writes the counts into `result`: requests, hits by tier, misses and bytes.
+    /// Writes the counts into `result`: requests, hits by tier, misses and bytes (a live replay
+    /// reports `failures` in its `LiveMeasurements`).
     ///
     /// - Parameters:
     ///   - tier: for a single-tier run, the tier all its hits were served by; `nil` for a client,
@@ -71,6 +72,5 @@ public struct RunTally: Sendable, Equatable {
         result.bytesRequested = bytesRequested
         result.bytesHit = bytesHit
         result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit)
-        result.failures = failures
     }
 }

@@ -35,7 +35,8 @@ final class NextUseFile: Sendable {
     ///
     /// - Parameter progress: called after each chunk of the forward pass with requests read.
     static func build(
-        from source: TraceSource, chunkCapacity: Int, progress: ((_ requests: Int, _ stream: any RequestStream) -> Void)?
+        from source: TraceSource, chunkCapacity: Int,
+        progress: ((_ requests: Int, _ stream: any RequestStream) -> Void)?
     ) throws(TraceError) -> NextUseFile {
         let directory = temporaryDirectory()
         let keys = try makeTemporary(in: directory, purpose: "keys")
@@ -117,7 +118,8 @@ final class NextUseFile: Sendable {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw .unwritable(
-                file: directory, reason: "cannot make a temporary file for the \(purpose): \(TraceReader.systemError())")
+                file: directory, reason: "cannot make a temporary file for the \(purpose): \(TraceReader.systemError())"
+            )
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return descriptor

@@ -98,7 +98,9 @@ public struct RunPlan: Sendable {
         let count = max(1, min(workers, cells.count))
         var owned = Array(repeating: [Int](), count: count)
         var load = Array(repeating: 0.0, count: count)
-        let order = cells.indices.sorted { cells[$0].weight > cells[$1].weight || (cells[$0].weight == cells[$1].weight && $0 < $1) }
+        let order = cells.indices.sorted {
+            cells[$0].weight > cells[$1].weight || (cells[$0].weight == cells[$1].weight && $0 < $1)
+        }
         for cell in order {
             let worker = load.indices.min { load[$0] < load[$1] }!
             owned[worker].append(cell)
@@ -125,7 +127,9 @@ public struct RunPlan: Sendable {
                 for replay in replays { replay.replay(batch) }
                 busy += (stopwatch?() ?? 0) - start
                 if worker == 0 {
-                    progress?(PlanProgress(requests: batch.start + batch.count, done: batch.start + batch.count, total: trace.count))
+                    progress?(
+                        PlanProgress(
+                            requests: batch.start + batch.count, done: batch.start + batch.count, total: trace.count))
                 }
             }
             let outputs = replays.map { $0.finish() }
@@ -135,7 +139,7 @@ public struct RunPlan: Sendable {
         return collected.withLock { collected in
             PlanOutcome(
                 outputs: collected.outputs.map { $0! }, requests: trace.count,
-                timing: PlanTiming(wall: wall, reading: 0, replaying: collected.busiest, nextUses: 0))
+                timing: PlanTiming(wall: wall, reading: 0, replaying: collected.busiest, nextUses: nil))
         }
     }
 
@@ -152,7 +156,7 @@ public struct RunPlan: Sendable {
                 progress?(PlanProgress(phase: .nextUses, requests: requests, done: done, total: total))
             }
         }
-        let nextUsesSeconds = (stopwatch?() ?? 0) - started
+        let nextUsesSeconds = nextUseFile == nil ? nil : (stopwatch?() ?? 0) - started
         let owned = assignment(workers: workers)
         let ring = ChunkRing(
             slots: ringSlots, workers: owned.count, capacity: chunkCapacity, carriesNextUses: needsFuture)
@@ -162,7 +166,9 @@ public struct RunPlan: Sendable {
         let nextUses = nextUseFile
         Threads.run(owned.count + 1) { index in
             if index == owned.count {
-                Self.read(source, into: ring, nextUses: nextUses, collected: collected, stopwatch: stopwatch, progress: progress)
+                Self.read(
+                    source, into: ring, nextUses: nextUses, collected: collected, stopwatch: stopwatch,
+                    progress: progress)
                 return
             }
             let replays = owned[index].map { cells[$0].makeReplay(context) }
@@ -273,8 +279,8 @@ public struct PlanTiming: Sendable, Equatable {
     public var reading: Double
     /// The busiest worker's time replaying.
     public var replaying: Double
-    /// The pass computing next uses before the replay, when one was needed.
-    public var nextUses: Double
+    /// The pass computing next uses before the replay; `nil` when none ran.
+    public var nextUses: Double?
 }
 
 /// How far an execution has got.

@@ -45,7 +45,9 @@ public struct RunRequest: Sendable {
 
     /// The capacities in the run's units, in the order asked.
     public func resolvedCapacities(_ statistics: TraceStatistics?) throws(RunRequestError) -> [Int] {
-        try capacities.map { spec throws(RunRequestError) in try Self.resolve(spec, statistics, sizeMode, what: "capacity") }
+        try capacities.map { spec throws(RunRequestError) in
+            try Self.resolve(spec, statistics, sizeMode, what: "capacity")
+        }
     }
 
     /// The single-tier runs, capacity by capacity, each with every policy in the order asked.
@@ -151,7 +153,9 @@ public enum ClientRequest: Sendable {
         }
     }
 
-    func configuration(_ request: RunRequest, _ statistics: TraceStatistics?) throws(RunRequestError)
+    func configuration(
+        _ request: RunRequest, _ statistics: TraceStatistics?
+    ) throws(RunRequestError)
         -> ClientConfiguration
     {
         switch self {
@@ -164,7 +168,8 @@ public enum ClientRequest: Sendable {
                 guard let tier else { return nil }
                 return TierConfiguration(
                     policy: tier.policy,
-                    capacity: try RunRequest.resolve(tier.capacity, statistics, request.sizeMode, what: "\(name) capacity"),
+                    capacity: try RunRequest.resolve(
+                        tier.capacity, statistics, request.sizeMode, what: "\(name) capacity"),
                     ttl: request.ttl, ttlMode: request.ttlMode, trimRatio: request.trimRatio)
             }
             let memory = try tier(memory, "memory")

@@ -59,6 +59,12 @@ public struct ARCPolicy: EvictionPolicy {
     }
 
     @inline(__always)
+    public mutating func prefetch(_ key: UInt64) {
+        b1.prefetch(key)
+        b2.prefetch(key)
+    }
+
+    @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         ghostHitNow = false
         incoming = cost
@@ -150,11 +156,16 @@ public struct ARCPolicy: EvictionPolicy {
         (t1.slots(in: links).map { keys[$0] }, t2.slots(in: links).map { keys[$0] }, b1.storedKeys, b2.storedKeys)
     }
 
+    /// Whether REPLACE takes T1's least recent entry (else T2's).
+    @inline(__always)
+    private var replacesFromT1: Bool {
+        (t1Cost > 0 && (Double(t1Cost) > target || (Double(t1Cost) == target && lastFoundInB2))) || t2Cost == 0
+    }
+
     // REPLACE: T1's least recent entry into B1, or T2's into B2.
     @inline(__always)
     private mutating func replace() -> Int32 {
-        let fromT1 =
-            (t1Cost > 0 && (Double(t1Cost) > target || (Double(t1Cost) == target && lastFoundInB2))) || t2Cost == 0
+        let fromT1 = replacesFromT1
         let slot = fromT1 ? t1.head : t2.head
         leave(slot)
         if fromT1 { b1.add(keys[slot], cost: costs[slot]) } else { b2.add(keys[slot], cost: costs[slot]) }

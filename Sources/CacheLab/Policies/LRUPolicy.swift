@@ -24,6 +24,12 @@ public struct LRUPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func evict() -> Int32 { order.removeHead(in: links) }
 
+    @inline(__always)
+    public func victimHint() -> Int32 { order.head }
+
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
+
     public mutating func removeAll() { order.removeAll() }
 
     public func checkedSlots() -> [Int32] {

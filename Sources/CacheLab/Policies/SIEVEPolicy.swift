@@ -51,6 +51,12 @@ public struct SIEVEPolicy: EvictionPolicy {
         return slot
     }
 
+    @inline(__always)
+    public func victimHint() -> Int32 { hand >= 0 ? hand : order.head }
+
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
+
     public mutating func removeAll() {
         order.removeAll()
         hand = -1

@@ -53,7 +53,7 @@ public enum Report {
             }
             add("trim to") { decimal($0.cache.trimRatio * 100, places: 0) + "% of capacity" }
         }
-        add("mode") { $0.mode }
+        add("mode") { $0.mode.rawValue }
         add("network / tier") { "\($0.configuration.network.rawValue) / \($0.configuration.tier.rawValue)" }
         add("requests") { grouped($0.requests) }
         add("hits") { grouped($0.hits) }
@@ -86,10 +86,10 @@ public enum Report {
                 return bytes(total) + each
             }
         }
-        if results.contains(where: { $0.mode == "live" }) {
+        if results.contains(where: { $0.mode == .live }) {
             func sourceLatency(_ source: RequestOutcome) -> (RunResult) -> String {
                 { result in
-                    result.latencyBySource[source].map {
+                    result.live?.latencyBySource[source].map {
                         "\(decimal($0.p50, places: 2)) / \(decimal($0.p99, places: 2)) ms"
                     } ?? "-"
                 }
@@ -97,9 +97,9 @@ public enum Report {
             add("memory p50 / p99", sourceLatency(.memory))
             add("disk p50 / p99", sourceLatency(.disk))
             add("network p50 / p99", sourceLatency(.network))
-            add("failed requests") { grouped($0.failures) }
-            add("server requests") { $0.serverRequests.map(grouped) ?? "-" }
-            add("server bytes") { $0.serverBytes.map(bytes) ?? "-" }
+            add("failed requests") { $0.live.map { grouped($0.failures) } ?? "-" }
+            add("server requests") { $0.live.map { grouped($0.serverRequests) } ?? "-" }
+            add("server bytes") { $0.live.map { bytes($0.serverBytes) } ?? "-" }
         }
         return render(rows)
     }

@@ -80,18 +80,25 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .diskCapacityBytes: result.tiers.disk.map { String($0.capacity) } ?? ""
         case .memoryHits: String(result.memoryHits)
         case .diskHits: String(result.diskHits)
-        case .mode: result.mode
-        case .failures: String(result.failures)
-        case .serverRequests: result.serverRequests.map(String.init) ?? ""
-        case .serverBytes: result.serverBytes.map(String.init) ?? ""
-        case .memoryLatencyP50: result.latencyBySource[.memory].map { Report.decimal($0.p50, places: 3) } ?? ""
-        case .diskLatencyP50: result.latencyBySource[.disk].map { Report.decimal($0.p50, places: 3) } ?? ""
-        case .networkLatencyP50: result.latencyBySource[.network].map { Report.decimal($0.p50, places: 3) } ?? ""
-        case .networkLatencyP99: result.latencyBySource[.network].map { Report.decimal($0.p99, places: 3) } ?? ""
+        case .mode: result.mode.rawValue
+        case .failures: String(result.live?.failures ?? 0)
+        case .serverRequests: result.live.map { String($0.serverRequests) } ?? ""
+        case .serverBytes: result.live.map { String($0.serverBytes) } ?? ""
+        case .memoryLatencyP50: sourceLatency(result, .memory) { $0.p50 }
+        case .diskLatencyP50: sourceLatency(result, .disk) { $0.p50 }
+        case .networkLatencyP50: sourceLatency(result, .network) { $0.p50 }
+        case .networkLatencyP99: sourceLatency(result, .network) { $0.p99 }
         case .optRatio: result.optRatio.map { Report.decimal($0, places: 6) } ?? ""
         case .entries: result.entries.map(String.init) ?? ""
         case .metadataBytes: result.metadataBytes.map(String.init) ?? ""
         }
+    }
+
+    /// A live run's latency of the requests `source` served, in ms; empty otherwise.
+    private func sourceLatency(
+        _ result: RunResult, _ source: RequestOutcome, _ percentile: (LatencySummary) -> Double
+    ) -> String {
+        result.live?.latencyBySource[source].map { Report.decimal(percentile($0), places: 3) } ?? ""
     }
 }
 

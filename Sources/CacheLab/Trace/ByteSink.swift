@@ -116,6 +116,8 @@ final class ZstdSink: ByteSink {
         }
         self.context = context
         _ = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+        // A checksum per frame, as the zstd command writes: corruption is found, not decoded.
+        _ = ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
         // Refused (and ignored) by a libzstd built without threads.
         _ = ZSTD_CCtx_setParameter(context, ZSTD_c_nbWorkers, Int32(max(System.activeProcessors, 1)))
         output = .allocate(byteCount: ZSTD_CStreamOutSize(), alignment: 16)

@@ -68,7 +68,8 @@ final class CSVStream: RequestStream {
                 guard found >= spec.lastColumn else {
                     throw .malformedLine(
                         file: lines.file, line: lines.number,
-                        reason: "column \(spec.lastColumn) is missing: the line has \(found) field\(found == 1 ? "" : "s")"
+                        reason:
+                            "column \(spec.lastColumn) is missing: the line has \(found) field\(found == 1 ? "" : "s")"
                     )
                 }
                 try appendRequest(in: base, to: &writer)

@@ -41,7 +41,8 @@ final class LineReader {
     init(_ source: any ByteSource, blockSize: Int = 1 << 20, rewindable: Bool = false) {
         self.source = source
         storage = .allocate(byteCount: max(blockSize, 16), alignment: 16)
-        base = UnsafeBufferPointer(start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self), count: storage.count)
+        base = UnsafeBufferPointer(
+            start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self), count: storage.count)
         keepsEverything = rewindable
     }
 

@@ -105,7 +105,9 @@ public struct RequestChunk: Sendable {
     }
 
     /// Overwrites the next uses of the requests held (from a next-use file).
-    mutating func setNextUses(_ body: (UnsafeMutableBufferPointer<Int64>) throws(TraceError) -> Void)
+    mutating func setNextUses(
+        _ body: (UnsafeMutableBufferPointer<Int64>) throws(TraceError) -> Void
+    )
         throws(TraceError)
     {
         precondition(carriesNextUses, "RequestChunk: made without room for next uses")

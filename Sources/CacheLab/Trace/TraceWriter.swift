@@ -37,22 +37,31 @@ public enum TraceWriter {
     public static func bytes(_ trace: Trace, format: TraceFormat) throws(TraceError) -> [UInt8] {
         try checkNames(trace, format: format, file: trace.name)
         let sink = MemorySink()
-        _ = try encode(
+        try encode(
             TraceArrayStream(trace, nextUses: format == .oracleGeneral), nextUses: nil, format: format, to: sink,
             file: trace.name, progress: nil)
         return sink.bytes
     }
 
+    /// What a write wrote.
+    public struct Written: Sendable, Equatable {
+        public var requests: Int
+        /// Events written (only cachelab's format holds them).
+        public var events: Int
+    }
+
     /// Writes the trace `source` reads to the file at `path` in `format`, a chunk at a time
-    /// (zstd-compressed when the path ends in `.zst`).
+    /// (zstd-compressed when the path ends in `.zst`). Memory stays constant whatever the
+    /// trace's length; an oracleGeneral file from a source that carries no next uses takes one
+    /// more pass first (`NextUseFile`, 16 bytes a request on disk).
     ///
-    /// - Parameter progress: called after each chunk with the requests written so far.
-    /// - Returns: the requests written.
+    /// - Parameter progress: called after each chunk: requests so far and how far through the
+    ///   source, in either phase.
     @discardableResult
     public static func write(
         _ source: TraceSource, format: TraceFormat, to path: String,
-        progress: ((_ requests: Int, _ phase: PlanProgress.Phase) -> Void)? = nil
-    ) throws(TraceError) -> Int {
+        progress: (@Sendable (PlanProgress) -> Void)? = nil
+    ) throws(TraceError) -> Written {
         let stream: any RequestStream
         var nextUses: NextUseFile?
         if let trace = source.trace {
@@ -60,7 +69,9 @@ public enum TraceWriter {
         } else {
             if format == .oracleGeneral && !source.carriesNextUses {
                 nextUses = try NextUseFile.build(from: source, chunkCapacity: RequestChunk.defaultCapacity) {
-                    requests, _ in progress?(requests, .nextUses)
+                    requests, stream in
+                    let (done, total) = stream.progress
+                    progress?(PlanProgress(phase: .nextUses, requests: requests, done: done, total: total))
                 }
             }
             stream = try source.open()
@@ -69,7 +80,12 @@ public enum TraceWriter {
         if TraceFormat.isCompressed(path) { sink = try ZstdSink(sink, name: path) }
         let written = try encode(
             stream, nextUses: nextUses, format: format, to: sink, file: path,
-            progress: progress.map { report in { report($0, .replay) } })
+            progress: progress.map { report in
+                { requests in
+                    let (done, total) = stream.progress
+                    report(PlanProgress(requests: requests, done: done, total: total))
+                }
+            })
         try sink.finish()
         return written
     }
@@ -93,11 +109,12 @@ public enum TraceWriter {
         }
     }
 
-    /// Writes every chunk of `stream` to `sink` in `format`; returns the requests written.
+    /// Writes every chunk of `stream` to `sink` in `format`.
+    @discardableResult
     private static func encode(
         _ stream: any RequestStream, nextUses: NextUseFile?, format: TraceFormat, to sink: any ByteSink, file: String,
         progress: ((Int) -> Void)?
-    ) throws(TraceError) -> Int {
+    ) throws(TraceError) -> Written {
         var encoder = Encoder(format: format, file: file, stream: stream)
         var chunk = RequestChunk(carriesNextUses: format == .oracleGeneral)
         var out: [UInt8] = []
@@ -119,7 +136,7 @@ public enum TraceWriter {
         }
         try encoder.end(into: &out)
         try flush(&out, to: sink)
-        return written
+        return Written(requests: written, events: encoder.eventsWritten)
     }
 
     private static func flush(_ out: inout [UInt8], to sink: any ByteSink) throws(TraceError) {
@@ -137,7 +154,7 @@ private struct Encoder {
     let stream: any RequestStream
     let hasEvents: Bool
     private var previous: Int64 = 0
-    private var eventsWritten = 0
+    private(set) var eventsWritten = 0
     private var pendingEvents: [TraceEvent] = []
 
     init(format: TraceFormat, file: String, stream: any RequestStream) {
@@ -150,7 +167,9 @@ private struct Encoder {
     func header(into out: inout [UInt8]) {
         switch format {
         case .cachelab:
-            let title = stream.name.map { $0 == "\n" || $0 == "\r" ? " " : $0 }
+            // Named as a trace read whole is: after the file's last path component
+            let base = stream.name.split(separator: "/").last.map(String.init) ?? stream.name
+            let title = base.map { $0 == "\n" || $0 == "\r" ? " " : $0 }
             out.append(contentsOf: "# cachelab trace: \(String(title))\n".utf8)
             out.append(contentsOf: (hasEvents ? "time,key,size,event\n" : "time,key,size\n").utf8)
         case .csv:
@@ -282,7 +301,8 @@ private struct Encoder {
                 guard time >= 0, time / 1000 <= Int64(UInt32.max) else {
                     throw .unwritable(
                         file: file,
-                        reason: "request \(batch.start + index) has time \(TraceWriter.seconds(fromMilliseconds: time)) s, "
+                        reason:
+                            "request \(batch.start + index) has time \(TraceWriter.seconds(fromMilliseconds: time)) s, "
                             + "outside the 0...\(UInt32.max) seconds the oracleGeneral format holds")
                 }
                 guard size > 0, size <= Int(UInt32.max) else {
@@ -321,8 +341,6 @@ extension TraceWriter {
         }
         return nil
     }
-
-
 
     /// Appends `value` in decimal.
     static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
