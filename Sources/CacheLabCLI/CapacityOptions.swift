@@ -51,11 +51,23 @@ struct CapacityOptions: ParsableArguments {
         try ListOptions.capacities(capacity ?? text)
     }
 
-    /// Whether resolving the capacities needs the trace's working set: a share, or a range (whose
-    /// ends default to shares).
+    /// Whether resolving the capacities needs the trace's working set (a pass over a file): a
+    /// share in the list, or a range with an end given as a share (both ends default to one).
+    /// With no list and no range, the command's default list decides.
     var needsStatistics: Bool {
-        guard !isRange, let capacity else { return true }
-        return capacity.contains("%")
+        if isRange { return (from ?? "1%").contains("%") || (to ?? "100%").contains("%") }
+        return capacity?.contains("%") ?? true
+    }
+
+    /// The capacities resolved for a trace whose statistics are known only when they are needed.
+    func resolved(_ statistics: TraceStatistics?, sizeMode: SizeMode, defaultPoints: Int) throws -> [Int] {
+        guard let statistics else {
+            precondition(!needsStatistics, "capacities given as shares need the trace's statistics")
+            return try resolved(
+                TraceStatistics(requests: 0, uniqueObjects: 0, workingSetBytes: 0, bytesRequested: 0, events: 0),
+                sizeMode: sizeMode, defaultPoints: defaultPoints)
+        }
+        return try resolved(statistics, sizeMode: sizeMode, defaultPoints: defaultPoints)
     }
 
     /// The capacities asked for, resolved for this trace, ascending and distinct; a range has

@@ -20,7 +20,8 @@ struct CheckCommand: AsyncParsableCommand {
             The simulator is deterministic: on unchanged code every figure comes back exactly.
 
             A run's trace is found by its name: a scroll scenario ("daily-reader", or \
-            "daily-reader(seed=7)"), else a file at that path or in --trace-dir.
+            "daily-reader(seed=7)"), else a file at that path or in --trace-dir, streamed (plain or \
+            .zst). A baseline's Belady rows need next uses: \(HelpText.nextUses)
 
             To change the baseline on purpose (a better policy, a new scenario), rerun with \
             --update: it rewrites the file from the current code, same runs in the same order, and \
@@ -47,6 +48,8 @@ struct CheckCommand: AsyncParsableCommand {
     @Flag(help: "Rewrite the baseline from the current code instead of checking it.")
     var update = false
 
+    @OptionGroup(title: "Reading trace files the baseline names") var file: TraceFileOptions
+
     @OptionGroup var jobs: JobOptions
 
     func validate() throws {
@@ -64,18 +67,15 @@ struct CheckCommand: AsyncParsableCommand {
         for entry in entries where traces[entry.trace] == nil {
             traces[entry.trace] = try trace(named: entry.trace, line: entry.line)
         }
-        let start = Output.monotonicSeconds()
         let bar = ProgressBar("check", enabled: jobs.showsProgress)
+        let totals = PlanTotals()
         let sources = traces
         var current = try await Execution.blocking { () throws(TraceError) in
             try RegressionCheck.replay(
-                entries, traces: sources, workers: jobs.jobs, progress: bar.update, reading: bar.reading)
+                entries, traces: sources, workers: jobs.jobs, progress: bar.update, observer: totals.observer(bar))
         }
         bar.finish()
-        let seconds = Output.monotonicSeconds() - start
-        Output.status(
-            "replayed \(entries.count) runs of \(baseline) on \(traces.count) traces in \(Report.decimal(seconds, places: 2)) s"
-        )
+        Output.status("check \(baseline): " + totals.line(workers: jobs.jobs))
 
         if update {
             // Each rerun keeps the optimum the baseline row was measured against, where it has one.
@@ -127,7 +127,7 @@ struct CheckCommand: AsyncParsableCommand {
             return TraceSource(scenario.makeTrace())
         }
         for path in [name, traceDir + "/" + name] where access(path, R_OK) == 0 {
-            return try TraceLoading.source(path: path, format: nil, columns: nil)
+            return try file.source(path: path)
         }
         throw CLIError(
             "\(baseline):\(line): trace '\(name)' is neither a scroll scenario (\(ScrollScenario.presets.map(\.name).joined(separator: ", "))) nor a file here or in \(traceDir)/"

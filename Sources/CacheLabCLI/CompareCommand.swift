@@ -18,9 +18,11 @@ struct CompareCommand: AsyncParsableCommand {
             trace, plus Belady's offline optimum at each capacity as the ceiling. Each trace is read \
             once: every run on it is a cache fed chunk by chunk in one pass, the caches spread over \
             the cores (--jobs). Files are streamed, plain or .zst (shares of the working set cost a \
-            first pass; Belady's next uses come from an oracleGeneral file, else from one more pass \
-            to a temporary file). With no --trace it uses the eight committed scroll scenarios \
-            (generated with --seed, equal byte for byte to traces/NAME.csv at seed 1).
+            first pass). With no --trace it uses the eight committed scroll scenarios (generated \
+            with --seed, equal byte for byte to traces/NAME.csv at seed 1).
+
+            \(HelpText.nextUses) --live replays each policy once more through the real client; \
+            \(HelpText.liveHoldsTrace)
 
             Prints, per trace, the policies ranked by their mean share of Belady's hits over the \
             capacities, and writes to --out-dir:
@@ -94,7 +96,9 @@ struct CompareCommand: AsyncParsableCommand {
         let sources = try traceSet.sources()
         var subjects: [Comparison.Subject] = []
         for source in sources {
-            let statistics = try await Execution.statistics(source, jobs: jobs)
+            let statistics =
+                capacities.needsStatistics || source.trace != nil
+                ? try await Execution.statistics(source, jobs: jobs) : nil
             let sizes = try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 12)
             subjects.append(Comparison.Subject(source: source, capacities: sizes))
         }
@@ -106,14 +110,15 @@ struct CompareCommand: AsyncParsableCommand {
             "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes on \(subjects.count) traces: \(runs) replays, one pass per trace, on \(jobs.jobs) cores"
         )
 
-        let start = Output.monotonicSeconds()
         let bar = ProgressBar("compare", enabled: jobs.showsProgress)
+        let totals = PlanTotals()
         let planned = subjects
         let results = try await Execution.blocking { () throws(TraceError) in
-            try Comparison.run(planned, request, workers: jobs.jobs, progress: bar.update, reading: bar.reading)
+            try Comparison.run(
+                planned, request, workers: jobs.jobs, progress: bar.update, observer: totals.observer(bar))
         }
         bar.finish()
-        Output.status("\(results.count) replays in \(Report.decimal(Output.monotonicSeconds() - start, places: 2)) s")
+        Output.status("compare: " + totals.line(workers: jobs.jobs))
 
         let rankings = Comparison.rankings(results)
         try Output.result(ComparisonReport.table(rankings), to: nil)

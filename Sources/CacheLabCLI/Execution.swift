@@ -43,14 +43,12 @@ enum Execution {
         _ source: TraceSource, _ request: MissRatioCurve.Request, jobs: JobOptions
     ) async throws -> [CurvePoint] {
         let bar = ProgressBar("mrc", enabled: jobs.showsProgress)
-        let started = Output.monotonicSeconds()
+        let totals = PlanTotals()
         let points = try await blocking { () throws(TraceError) in
-            try MissRatioCurve.compute(
-                source, request, workers: jobs.jobs,
-                progress: bar.reading)
+            try MissRatioCurve.compute(source, request, workers: jobs.jobs, observer: totals.observer(bar))
         }
         bar.finish()
-        Output.status("mrc: computed in \(seconds(Output.monotonicSeconds() - started))")
+        Output.status("mrc: " + totals.line(workers: jobs.jobs))
         return points
     }
 
@@ -69,10 +67,15 @@ enum Execution {
     /// "replayed 20,000,000 requests through 3 cells in 2.31 s (8.66 M requests/s): reading 1.10 s,
     /// replaying 2.29 s (the busiest of 2 cores)".
     static func timing(_ outcome: PlanOutcome, cells: Int, workers: Int) -> String {
-        let timing = outcome.timing
-        let rate = timing.wall > 0 ? Double(outcome.requests) / timing.wall / 1e6 : 0
+        timing(requests: outcome.requests, timing: outcome.timing, cells: cells, workers: workers, traces: 1)
+    }
+
+    /// The timing line of one plan, or of several (`traces`) added up.
+    static func timing(requests: Int, timing: PlanTiming, cells: Int, workers: Int, traces: Int) -> String {
+        let rate = timing.wall > 0 ? Double(requests) / timing.wall / 1e6 : 0
+        let of = traces > 1 ? " of \(traces) traces" : ""
         var line =
-            "replayed \(Report.grouped(outcome.requests)) requests through \(cells) cell\(cells == 1 ? "" : "s") in \(seconds(timing.wall)) (\(Report.decimal(rate, places: 2)) M requests/s)"
+            "replayed \(Report.grouped(requests)) requests\(of) through \(cells) cell\(cells == 1 ? "" : "s") in \(seconds(timing.wall)) (\(Report.decimal(rate, places: 2)) M requests/s)"
         if let nextUses = timing.nextUses {
             line += ": next uses \(seconds(nextUses)) first, then"
         } else {

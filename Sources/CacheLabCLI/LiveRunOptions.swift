@@ -3,7 +3,8 @@ import CacheLab
 import FixtureServer
 import LiveReplay
 
-/// Faults a fixture server injects: shared by `serve` and by the in-process server of live runs.
+/// Faults the in-process fixture server of a live replay injects into photo requests. (`serve`
+/// declares its own: there they reach the recipe lists too.)
 struct FaultOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Chance per photo request of an injected fault (0...1).", valueName: "rate"))
     var faultRate = 0.0

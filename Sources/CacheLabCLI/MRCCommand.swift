@@ -27,7 +27,8 @@ struct MRCCommand: AsyncParsableCommand {
             (--jobs), with progress when stderr is a terminal. A trace file is streamed, plain or \
             .zst; capacities given as shares (the default range) cost a pass to measure the working \
             set first. The stack pass keeps about 40 bytes per distinct object; in bytes mode, if \
-            an object's size changes, LRU's points are replayed in a second pass.
+            an object's size changes, LRU's points are replayed in a second pass. \
+            \(HelpText.nextUses)
 
             Example: cachelab mrc --policy lru,s3fifo,arc --trace traces/feed-10k.csv --format csv
             """
@@ -78,13 +79,10 @@ struct MRCCommand: AsyncParsableCommand {
         if statistics == nil, capacities.needsStatistics || sampleRate != nil {
             statistics = try await Execution.statistics(source, jobs: jobs)
         }
-        let known =
-            statistics
-            ?? TraceStatistics(requests: 0, uniqueObjects: 0, workingSetBytes: 0, bytesRequested: 0, events: 0)
         if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
         let request = MissRatioCurve.Request(
             policies: try ListOptions.policies(policy),
-            capacities: try capacities.resolved(known, sizeMode: sizeMode, defaultPoints: 20), sizeMode: sizeMode,
+            capacities: try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 20), sizeMode: sizeMode,
             tier: tier, sampleRate: sampleRate)
         if let sampleRate, sampleRate < 1, let objects = statistics?.uniqueObjects,
             Double(objects) * sampleRate < 1_000

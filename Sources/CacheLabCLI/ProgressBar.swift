@@ -16,6 +16,15 @@ final class ProgressBar: Sendable {
     private let started = Output.monotonicSeconds()
     /// The last time the bar was drawn (0 before), to draw at most ten times a second.
     private let lastDrawn = Locked<Double>(0)
+    /// Where the current pass over a trace began, for its rate and time left: a new phase (the
+    /// replay after the next-use pass) or a new trace (requests going back) starts another.
+    private let pass = Locked<Pass?>(nil)
+
+    private struct Pass: Sendable {
+        var phase: PlanProgress.Phase
+        var started: Double
+        var requests: Int
+    }
 
     init(_ title: String, enabled: Bool = ProgressBar.onTerminal) {
         self.title = title
@@ -34,17 +43,27 @@ final class ProgressBar: Sendable {
     /// A plan's reading has got this far: bytes of the file (or requests) done of the total, and
     /// requests read, with their rate and the time left.
     @Sendable func reading(_ progress: PlanProgress) {
-        let elapsed = Output.monotonicSeconds() - started
+        let now = Output.monotonicSeconds()
+        let passStarted = pass.withLock { pass in
+            if pass == nil || pass!.phase != progress.phase || progress.requests < pass!.requests {
+                pass = Pass(phase: progress.phase, started: now, requests: progress.requests)
+            }
+            pass!.requests = progress.requests
+            return pass!.started
+        }
+        let elapsed = now - passStarted
         let rate = elapsed > 0 ? Double(progress.requests) / elapsed : 0
         var detail = "\(Report.grouped(progress.requests)) requests, \(Report.decimal(rate / 1e6, places: 1)) M/s"
         if progress.phase == .nextUses { detail = "next uses: " + detail }
         guard let total = progress.total, total > 0 else {
-            draw(fraction: nil, detail: detail, done: false)
+            draw(fraction: nil, detail: detail, done: false, since: passStarted)
             return
         }
         let unit = progress.requests == progress.done ? "" : " of \(Report.bytes(total)) read"
         let fraction = min(Double(progress.done) / Double(total), 1)
-        draw(fraction: fraction, detail: "\(Report.percent(fraction))\(unit), \(detail)", done: false)
+        draw(
+            fraction: fraction, detail: "\(Report.percent(fraction))\(unit), \(detail)", done: false,
+            since: passStarted)
     }
 
     /// Clears the bar's line, if one was drawn.
@@ -57,11 +76,12 @@ final class ProgressBar: Sendable {
         if drawn { Output.raw("\r\u{1B}[K") }
     }
 
-    private func draw(fraction: Double?, detail: String, done: Bool) {
+    /// - Parameter since: when the work the fraction measures began, for the time left.
+    private func draw(fraction: Double?, detail: String, done: Bool, since: Double? = nil) {
         guard enabled else { return }
         let now = Output.monotonicSeconds()
-        let elapsed = now - started
-        guard elapsed >= 1 || lastDrawn.withLock({ $0 > 0 }) else { return }
+        guard now - started >= 1 || lastDrawn.withLock({ $0 > 0 }) else { return }
+        let elapsed = now - (since ?? started)
         let draw = lastDrawn.withLock { last in
             guard done || now - last >= 0.1 else { return false }
             last = now

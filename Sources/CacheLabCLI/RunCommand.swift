@@ -21,15 +21,12 @@ struct RunCommand: AsyncParsableCommand {
             a SQLite disk tier, URLSession) against a fixture server over loopback HTTP, with \
             wall-clock latency per tier and the bytes the server counted. A single-tier run is then a \
             client with that one tier (--tier). Each request's outcome is checked against the \
-            simulator's and the agreement printed. A live replay holds the trace in memory.
+            simulator's and the agreement printed. \(HelpText.liveHoldsTrace)
 
             Policies:
             --vs-opt also runs Belady's offline optimum at each capacity and reports opt_ratio, the \
-            hit ratio as a share of the optimum's. Belady needs each request's next use: an \
-            oracleGeneral file carries it; for any other trace one more pass writes the next uses to \
-            a temporary file (16 bytes per request on disk in $TMPDIR, about 40 bytes per distinct \
-            object in memory), removed as soon as it is made. It runs only in the single-tier \
-            simulator.
+            hit ratio as a share of the optimum's; it runs only in the single-tier simulator. \
+            \(HelpText.nextUses)
 
             \(PolicyKind.allCases.map { "  \($0.rawValue.padding(8))  \($0.summary)" }.joined(separator: "\n"))
 
@@ -113,7 +110,7 @@ struct RunCommand: AsyncParsableCommand {
         if let trimRatio, !(trimRatio > 0 && trimRatio <= 1) {
             throw ValidationError("--trim-ratio must be greater than 0 and at most 1, e.g. 0.7")
         }
-        if reading.columns != nil, trace == nil {
+        if reading.file.columns != nil, trace == nil {
             throw ValidationError("--columns applies to a --trace in libCacheSim's CSV format")
         }
         _ = try policies()
@@ -146,11 +143,11 @@ struct RunCommand: AsyncParsableCommand {
         let source = try reading.source(path: trace)
         var request = try runRequest()
         var statistics = source.trace.map(TraceStatistics.init)
-        if statistics == nil, request.needsStatistics || capacities.isRange {
+        if statistics == nil, capacities.isRange ? capacities.needsStatistics : request.needsStatistics {
             statistics = try await Execution.statistics(source, jobs: jobs)
         }
         if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
-        if capacities.isRange, let statistics {
+        if capacities.isRange {
             request.capacities = try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 10).map {
                 .absolute($0)
             }

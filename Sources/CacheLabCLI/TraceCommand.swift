@@ -97,6 +97,10 @@ struct TraceStats: ParsableCommand {
             objects requested since its previous request (0 = twice in a row); LRU with room for c objects \
             hits exactly the re-references whose distance is below c. A one-hit wonder is an object \
             requested exactly once. The columns of --format csv are listed in traces/README.md.
+
+            Unlike the replays, stats holds the trace in memory (about 24 bytes a request plus its \
+            keys) to measure reuse distances; for a trace too big for that, `cachelab mrc --policy \
+            lru` gives LRU's exact curve in a streamed pass.
             """
     )
 

@@ -21,10 +21,15 @@ struct TraceSetOptions: ParsableArguments {
     @Option(help: "Seed of the generated scenarios.")
     var seed: UInt64 = 1
 
+    @OptionGroup(title: "Reading --trace files") var file: TraceFileOptions
+
     func validate() throws {
         _ = try scenarios()
         if !traces.isEmpty, scenario != "all" {
             throw ValidationError("give either --trace files or --scenario names, not both")
+        }
+        if traces.isEmpty, file.traceFormat != nil || file.columns != nil || file.computeNextUses {
+            throw ValidationError("--trace-format, --columns and --compute-next-uses apply to --trace files")
         }
     }
 
@@ -43,7 +48,7 @@ struct TraceSetOptions: ParsableArguments {
     /// The traces: files as streams, generated scenarios in memory (named after the scenario).
     func sources() throws -> [TraceSource] {
         guard traces.isEmpty else {
-            return try traces.map { try TraceLoading.source(path: $0, format: nil, columns: nil) }
+            return try traces.map { try file.source(path: $0) }
         }
         return try scenarios().map { scenario in
             var trace = scenario.makeTrace()

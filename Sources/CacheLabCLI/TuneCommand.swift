@@ -109,19 +109,15 @@ struct TuneCommand: AsyncParsableCommand {
         Output.status(
             "tuning on \(sources.count) traces: \(request.policies.count) policies, \(request.diskTTLs.count) disk lifetimes, \(Tuner.capacities(upTo: request.diskBudget).count) disk and \(Tuner.capacities(upTo: request.memoryBudget).count) memory capacities"
         )
-        let start = Output.monotonicSeconds()
-        let bars = (
-            disk: ProgressBar("tune disk", enabled: jobs.showsProgress),
-            memory: ProgressBar("tune memory", enabled: jobs.showsProgress)
-        )
+        let bar = ProgressBar("tune", enabled: jobs.showsProgress)
+        let totals = PlanTotals()
         let recommendation = try await Execution.blocking { () throws(TraceError) in
-            try Tuner.tune(sources, request, workers: jobs.jobs) { stage, finished, total in
-                (stage == "disk" ? bars.disk : bars.memory).update(finished, of: total)
-            }
+            try Tuner.tune(
+                sources, request, workers: jobs.jobs,
+                progress: { _, finished, total in bar.update(finished, of: total) }, observer: totals.observer(bar))
         }
-        bars.disk.finish()
-        bars.memory.finish()
-        Output.status("tuned in \(Report.decimal(Output.monotonicSeconds() - start, places: 1)) s")
+        bar.finish()
+        Output.status("tune: " + totals.line(workers: jobs.jobs))
 
         let ram = try budget(deviceMemory, "--device-memory")
         let presets = ClientPreset.allCases.map { $0.configuration(ram: ram, network: network.network) }

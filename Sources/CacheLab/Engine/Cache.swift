@@ -100,6 +100,17 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     @inline(__always)
     public func prefetch(_ key: Key) { core.pointee.prefetch(key) }
 
+    /// Starts loading what a hit on `key` will touch, once its index bucket has arrived (a
+    /// `prefetch` some requests before), and returns its slot or -1, for
+    /// `prefetchHitNeighbours` a few requests later. Changes nothing.
+    @inline(__always)
+    public func prefetchHit(_ key: Key) -> Int32 { core.pointee.prefetchHit(key) }
+
+    /// Starts loading the neighbours of a slot `prefetchHit` returned. Changes nothing (the slot
+    /// may have been reused since: the hint is then only wasted).
+    @inline(__always)
+    public func prefetchHitNeighbours(_ slot: Int32) { core.pointee.prefetchHitNeighbours(slot) }
+
     /// Tells a policy that needs the future (`Policy.needsFuture`) when the request about to be
     /// served will come again: its trace position, or `Int64.max` for never.
     @inline(__always)
@@ -198,6 +209,23 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         }
         policy.prefetchVictim(victim, settled: settled)
     }
+
+    /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry
+    /// with a lifetime), a few requests before it comes, and returns the slot found or -1.
+    /// `key`'s bucket should have been prefetched earlier: the lookup reads it.
+    @inline(__always)
+    mutating func prefetchHit(_ key: Key) -> Int32 {
+        let slot = index.slot(for: key)
+        guard slot >= 0 else { return slot }
+        if configuration.ttl != nil { entries.prefetch(Int(slot)) }
+        policy.prefetchHit(slot, settled: false)
+        return slot
+    }
+
+    /// The second step of `prefetchHit`, a few requests later: what the policy's data for `slot`
+    /// leads to (a list's neighbours).
+    @inline(__always)
+    mutating func prefetchHitNeighbours(_ slot: Int32) { policy.prefetchHit(slot, settled: true) }
 
     func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
 

@@ -37,6 +37,12 @@ public protocol EvictionPolicy {
     /// one step further (the slot after it). A hint: nothing may change.
     mutating func prefetchVictim(_ slot: Int32, settled: Bool)
 
+    /// Starts loading what a hit on `slot` will touch of the policy's own per-slot data, a few
+    /// requests before the hit comes (the replay found the slot in the index). `settled`: asked
+    /// before for this slot, whose data may be read now to look one step further (its neighbours
+    /// in a list). A hint: nothing may change.
+    mutating func prefetchHit(_ slot: Int32, settled: Bool)
+
     /// Makes room for slot numbers `0..<slotCount`. Called before any slot in that range is used.
     mutating func grow(to slotCount: Int)
 
@@ -109,6 +115,9 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {}
+
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {}
 
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission { .store }

@@ -27,6 +27,19 @@ struct SlotLinks {
         link.prefetch(Int(slot))
         if settled, case let after = link[slot].next, after >= 0 { link.prefetch(Int(after)) }
     }
+
+    /// Starts loading `slot`'s links and, once they are loaded (`settled`), both neighbours':
+    /// what moving `slot` within a list touches.
+    @inline(__always)
+    func prefetchMove(_ slot: Int32, settled: Bool) {
+        guard settled else {
+            link.prefetch(Int(slot))
+            return
+        }
+        let around = link[slot]
+        if around.previous >= 0 { link.prefetch(Int(around.previous)) }
+        if around.next >= 0 { link.prefetch(Int(around.next)) }
+    }
 }
 
 /// A stack of free slot numbers in preallocated storage.

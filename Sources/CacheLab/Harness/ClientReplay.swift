@@ -82,7 +82,6 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     }
 
     func replay(_ batch: RequestBatch) {
-        if recordsOutcomes { outcomes.reserveCapacity(outcomes.count + batch.count) }
         var nextEvent = 0
         let events = batch.events
         for index in 0..<batch.count {

@@ -52,17 +52,17 @@ public enum Comparison {
     ///
     /// - Parameters:
     ///   - progress: runs finished and runs in all, after each trace.
-    ///   - reading: each plan's progress through its trace.
+    ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func run(
         _ subjects: [Subject], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
-        reading: (@Sendable (PlanProgress) -> Void)? = nil
+        observer: PlanObserver = PlanObserver()
     ) throws(TraceError) -> [RunResult] {
         let plans = subjects.map { RunPlan(source: $0.source, cells: cells($0, request)) }
         let total = plans.reduce(0) { $0 + $1.cells.count }
         var results: [RunResult] = []
         for plan in plans {
-            let outputs = try plan.execute(workers: workers, progress: reading).outputs
+            let outputs = try plan.execute(workers: workers, observer: observer).outputs
             // Each run's optimum is the Belady run of its trace and capacity, which comes first.
             var optimum = 0
             for output in outputs {

@@ -132,16 +132,17 @@ public enum MissRatioCurve {
         progress: (@Sendable (PlanProgress) -> Void)? = nil
     ) -> [CurvePoint] {
         // A trace in memory cannot fail to read.
-        try! compute(TraceSource(trace), request, workers: workers, progress: progress)
+        try! compute(TraceSource(trace), request, workers: workers, observer: PlanObserver(progress: progress))
     }
 
-    /// The curve points of the trace `source` reads, read once (twice when LRU's sizes change).
+    /// The curve points of the trace `source` reads, read once (twice when LRU's sizes change);
+    /// `observer` hears each pass's progress and timing.
     public static func compute(
         _ source: TraceSource, _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
-        progress: (@Sendable (PlanProgress) -> Void)? = nil
+        observer: PlanObserver = PlanObserver()
     ) throws(TraceError) -> [CurvePoint] {
         let plan = RunPlan(source: source, cells: request.cells(stackingLRU: true))
-        var outputs = try plan.execute(workers: workers, progress: progress).outputs
+        var outputs = try plan.execute(workers: workers, observer: observer).outputs
         if let stack = outputs.firstIndex(where: { if case .unstackable = $0 { true } else { false } }) {
             // Sizes changed: LRU's points replayed, in a second pass.
             var again = plan
@@ -149,7 +150,7 @@ public enum MissRatioCurve {
                 policies: [.lru], capacities: request.capacities, sizeMode: request.sizeMode, tier: request.tier,
                 sampleRate: request.sampleRate
             ).cells(stackingLRU: false)
-            let replayed = try again.execute(workers: workers, progress: progress).outputs
+            let replayed = try again.execute(workers: workers, observer: observer).outputs
             outputs.replaceSubrange(stack...stack, with: replayed)
         }
         return outputs.flatMap { output -> [CurvePoint] in

@@ -232,10 +232,11 @@ extension RegressionCheck {
     /// - Parameters:
     ///   - traces: the trace each entry names, by name.
     ///   - progress: runs finished and runs in all, after each trace.
+    ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func replay(
         _ entries: [Entry], traces: [String: TraceSource], workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
-        reading: (@Sendable (PlanProgress) -> Void)? = nil
+        observer: PlanObserver = PlanObserver()
     ) throws(TraceError) -> [RunResult] {
         var order: [String] = []
         var byTrace: [String: [Int]] = [:]
@@ -249,7 +250,7 @@ extension RegressionCheck {
             guard let source = traces[name] else { preconditionFailure("RegressionCheck.replay: no trace \(name)") }
             let indices = byTrace[name]!
             let plan = RunPlan(source: source, cells: indices.map { .simulate(entries[$0].configuration) })
-            let outputs = try plan.execute(workers: workers, progress: reading).outputs
+            let outputs = try plan.execute(workers: workers, observer: observer).outputs
             for (index, output) in zip(indices, outputs) {
                 var result = output.run
                 result.trace = name

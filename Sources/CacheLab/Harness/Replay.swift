@@ -113,8 +113,16 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
     private let state: UnsafeMutablePointer<State>
     private let ledger = StorageLedger()
     private var result: RunResult
-    /// How many requests ahead the loop prefetches.
-    static var prefetchDistance: Int { 8 }
+    /// How many requests ahead the loop prefetches a key's index bucket (stage 1), what a hit on
+    /// it would touch (stage 2: the bucket has arrived, so its slot is known) and that data's
+    /// neighbours (stage 3). Each stage's loads have the requests between it and the next to
+    /// arrive, so the dependent misses of a hit (bucket, then slot, then a list's neighbours)
+    /// overlap the work of the requests before it instead of following one another.
+    static var prefetchDistance: Int { 16 }
+    static var hitPrefetchDistance: Int { 8 }
+    static var neighbourPrefetchDistance: Int { 4 }
+    /// The slots stage 2 found, by request position modulo 8, for stage 3.
+    private let hitSlots = UnsafeMutablePointer<Int32>.allocate(capacity: 8)
 
     init(configuration: RunConfiguration, recorder: Recorder, context: CellContext) {
         result = RunResult(trace: context.name, configuration: configuration)
@@ -124,11 +132,13 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         }
         state = .allocate(capacity: 1)
         state.initialize(to: State(recorder: recorder))
+        hitSlots.initialize(repeating: -1, count: 8)
     }
 
     deinit {
         state.deinitialize(count: 1)
         state.deallocate()
+        hitSlots.deallocate()
     }
 
     func replay(_ batch: RequestBatch) {
@@ -157,10 +167,16 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
             guard position < keys.count else { break }
             let end = nextEvent < events.count ? min(events[nextEvent].position &- start, keys.count) : keys.count
             while position < end {
-                // The bucket of a request a few ahead starts loading now.
+                // Requests a few ahead start loading what they will touch (see prefetchDistance).
                 if position &+ Self.prefetchDistance < keys.count {
                     cache.prefetch(keys[position &+ Self.prefetchDistance])
                 }
+                if position &+ Self.hitPrefetchDistance < keys.count {
+                    hitSlots[(position &+ Self.hitPrefetchDistance) & 7] = cache.prefetchHit(
+                        keys[position &+ Self.hitPrefetchDistance])
+                }
+                let neighbour = hitSlots[(position &+ Self.neighbourPrefetchDistance) & 7]
+                if neighbour >= 0 { cache.prefetchHitNeighbours(neighbour) }
                 let key = keys[position]
                 let size = sizes[position]
                 let now = times[position]

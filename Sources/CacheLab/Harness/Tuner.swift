@@ -101,7 +101,7 @@ public enum Tuner {
     public static func tune(
         _ sources: [TraceSource], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ stage: String, _ finished: Int, _ total: Int) -> Void)? = nil,
-        reading: (@Sendable (PlanProgress) -> Void)? = nil
+        observer: PlanObserver = PlanObserver()
     ) throws(TraceError) -> Recommendation {
         precondition(!sources.isEmpty && !request.policies.isEmpty, "Tuner: traces and policies to tune")
         // Stage 1: disk-only clients.
@@ -115,7 +115,7 @@ public enum Tuner {
         }
         let diskCandidates = try evaluate(
             diskTiers.map { ($0, ClientConfiguration(name: "disk", memory: nil, disk: $0, network: request.network)) },
-            sources, workers: workers, progress: { progress?("disk", $0, $1) }, reading: reading
+            sources, workers: workers, progress: { progress?("disk", $0, $1) }, observer: observer
         ) { run in run.hitRatio }
         let (disk, bestDisk) = pick(diskCandidates, margin: request.margin)
 
@@ -130,7 +130,7 @@ public enum Tuner {
             memoryTiers.map {
                 ($0, ClientConfiguration(name: "memory", memory: $0, disk: disk.tier, network: request.network))
             },
-            sources, workers: workers, progress: { progress?("memory", $0, $1) }, reading: reading
+            sources, workers: workers, progress: { progress?("memory", $0, $1) }, observer: observer
         ) { run in run.requests == 0 ? 0 : Double(run.memoryHits) / Double(run.requests) }
         let (memory, bestMemory) = pick(memoryCandidates, margin: request.margin)
 
@@ -147,11 +147,11 @@ public enum Tuner {
     private static func evaluate(
         _ tiers: [(tier: TierConfiguration, client: ClientConfiguration)], _ sources: [TraceSource],
         workers: Int, progress: @escaping @Sendable (Int, Int) -> Void,
-        reading: (@Sendable (PlanProgress) -> Void)?, score: @escaping @Sendable (RunResult) -> Double
+        observer: PlanObserver, score: @escaping @Sendable (RunResult) -> Double
     ) throws(TraceError) -> [Candidate] {
         let byTrace = try RunPlan.execute(
             tiers.map { .client($0.client) }, on: sources, workers: workers, progress: progress,
-            reading: reading)
+            observer: observer)
         let count = Double(sources.count)
         return tiers.indices.map { index in
             let mine = byTrace.map { $0[index].run }

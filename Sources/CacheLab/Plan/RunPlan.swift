@@ -68,17 +68,17 @@ public struct RunPlan: Sendable {
     ///
     /// - Parameters:
     ///   - progress: cells finished and cells in all, after each trace.
-    ///   - reading: each plan's progress through its trace.
+    ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func execute(
         _ cells: [RunCell], on sources: [TraceSource], workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
-        reading: (@Sendable (PlanProgress) -> Void)? = nil
+        observer: PlanObserver = PlanObserver()
     ) throws(TraceError) -> [[CellOutput]] {
         let total = cells.count * sources.count
         var outputs: [[CellOutput]] = []
         for source in sources {
             let plan = RunPlan(source: source, cells: cells)
-            outputs.append(try plan.execute(workers: workers, progress: reading).outputs)
+            outputs.append(try plan.execute(workers: workers, observer: observer).outputs)
             progress?(outputs.count * cells.count, total)
         }
         return outputs
@@ -281,6 +281,13 @@ public struct PlanTiming: Sendable, Equatable {
     public var replaying: Double
     /// The pass computing next uses before the replay; `nil` when none ran.
     public var nextUses: Double?
+
+    public init(wall: Double, reading: Double, replaying: Double, nextUses: Double?) {
+        self.wall = wall
+        self.reading = reading
+        self.replaying = replaying
+        self.nextUses = nextUses
+    }
 }
 
 /// How far an execution has got.

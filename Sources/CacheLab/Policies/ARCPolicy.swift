@@ -95,6 +95,31 @@ public struct ARCPolicy: EvictionPolicy {
     }
 
     @inline(__always)
+    public func victimHint() -> Int32 { replacesFromT1 ? t1.head : t2.head }
+
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        links.prefetch(slot, settled: settled)
+        if settled {
+            // The victim's key becomes a ghost of B1 or B2: its bucket there.
+            if list[slot] == 1 { b1.prefetch(keys[slot]) } else { b2.prefetch(keys[slot]) }
+        } else {
+            list.prefetch(Int(slot))
+            keys.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+        }
+    }
+
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        if !settled {
+            list.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+        }
+        links.prefetchMove(slot, settled: settled)
+    }
+
+    @inline(__always)
     public mutating func accessed(_ slot: Int32) {
         (lastFoundInB1, lastFoundInB2, ghostHitNow) = (false, false, false)
         if list[slot] == 1 {

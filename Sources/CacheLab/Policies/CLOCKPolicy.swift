@@ -48,6 +48,11 @@ public struct CLOCKPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
 
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        if !settled { referenced.prefetch(Int(slot)) }
+    }
+
     public mutating func removeAll() { order.removeAll() }
 
     public func checkedSlots() -> [Int32] {

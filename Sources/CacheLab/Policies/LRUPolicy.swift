@@ -30,6 +30,9 @@ public struct LRUPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
 
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) { links.prefetchMove(slot, settled: settled) }
+
     public mutating func removeAll() { order.removeAll() }
 
     public func checkedSlots() -> [Int32] {

@@ -86,6 +86,32 @@ public struct S3FIFOPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) { hits[slot] += 1 }
 
+    /// The ghost FIFO's bucket for `key`, which `admit` probes on a miss.
+    @inline(__always)
+    public mutating func prefetch(_ key: UInt64) { ghost?.prefetch(key) }
+
+    @inline(__always)
+    public func victimHint() -> Int32 { mainCost > mainLimit || smallCost == 0 ? main.head : small.head }
+
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        links.prefetch(slot, settled: settled)
+        if settled {
+            // A small-queue victim's key joins the ghost FIFO: its bucket there.
+            if queue[slot] == .small { ghost?.prefetch(keys[slot]) }
+        } else {
+            queue.prefetch(Int(slot))
+            hits.prefetch(Int(slot))
+            keys.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+        }
+    }
+
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        if !settled { hits.prefetch(Int(slot)) }
+    }
+
     public mutating func removed(_ slot: Int32) { leave(slot) }
 
     public mutating func evict() -> Int32 {

@@ -57,6 +57,11 @@ public struct SIEVEPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
 
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        if !settled { visited.prefetch(Int(slot)) }
+    }
+
     public mutating func removeAll() {
         order.removeAll()
         hand = -1

@@ -84,6 +84,34 @@ public struct TwoQPolicy: EvictionPolicy {
         if queue[slot] == .am { am.moveToTail(slot, in: links) }
     }
 
+    /// Aout's bucket for `key`, which `admit` probes on a miss.
+    @inline(__always)
+    public mutating func prefetch(_ key: UInt64) { aout.prefetch(key) }
+
+    @inline(__always)
+    public func victimHint() -> Int32 {
+        ain.isEmpty || (amCost > 0 && ainCost <= ainLimit) ? am.head : ain.head
+    }
+
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        links.prefetch(slot, settled: settled)
+        if settled {
+            // An Ain victim's key joins Aout: its bucket there.
+            if queue[slot] == .ain { aout.prefetch(keys[slot]) }
+        } else {
+            queue.prefetch(Int(slot))
+            keys.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+        }
+    }
+
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        if !settled { queue.prefetch(Int(slot)) }
+        links.prefetchMove(slot, settled: settled)
+    }
+
     public mutating func removed(_ slot: Int32) { _ = take(slot) }
 
     @inline(__always)

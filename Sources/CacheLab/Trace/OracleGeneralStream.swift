@@ -42,7 +42,7 @@ final class OracleGeneralStream: RequestStream {
             let wantsNextUses = writer.wantsNextUses && readsNextUses
             while !writer.isFull {
                 if tail - head < Self.recordSize {
-                    guard try refill() else { break }
+                    guard try refill(requestsRead: start + writer.count) else { break }
                     continue
                 }
                 let raw = UnsafeRawBufferPointer(buffer)
@@ -82,8 +82,9 @@ final class OracleGeneralStream: RequestStream {
     }
 
     /// Reads more bytes after the unparsed ones; false at the end of the file. A file that ends
-    /// inside a record is an error.
-    private func refill() throws(TraceError) -> Bool {
+    /// inside a record is an error; a decompression error names `requestsRead`, the requests
+    /// handed out before it (the current chunk's included).
+    private func refill(requestsRead: Int) throws(TraceError) -> Bool {
         guard !exhausted else { return false }
         let leftover = tail - head
         if leftover > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + head, byteCount: leftover) }
@@ -95,7 +96,7 @@ final class OracleGeneralStream: RequestStream {
             do {
                 count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[tail...]))
             } catch {
-                throw error.afterRequests(produced)
+                throw error.afterRequests(requestsRead)
             }
             if count == 0 {
                 exhausted = true

@@ -64,9 +64,14 @@ final class ZstdBytes: ByteSource {
                 var none = ZSTD_inBuffer(src: nil, size: 0, pos: 0)
                 pending = try decode(&output, &none)
                 if output.pos == 0 {
+                    // Under a frame header's magic number, the bytes cannot be told apart from
+                    // something that is not zstd at all.
+                    let reason =
+                        produced == 0 && compressed.consumed < 4
+                        ? "the file holds \(compressed.consumed) bytes, too few for a zstd frame (not zstd, or truncated)"
+                        : "the file ends inside a zstd frame (it is truncated)"
                     throw .brokenCompression(
-                        file: file, byteOffset: compressedOffset, requestsRead: nil,
-                        reason: "the file ends inside a zstd frame (it is truncated)")
+                        file: file, byteOffset: compressedOffset, requestsRead: nil, reason: reason)
                 }
                 break
             }

@@ -20,7 +20,7 @@ struct CLITests {
         #expect(try run.ttlMilliseconds() == 300_000)
         #expect(run.sizeMode == .unit && run.ttlMode == .sliding && run.network.network == .lte && run.tier == .memory)
         #expect(
-            run.reading.traceFormat == .csv && run.format == .csv && run.reading.generator.seed == 9
+            run.reading.file.traceFormat == .csv && run.format == .csv && run.reading.generator.seed == 9
                 && run.trimRatio == 0.5)
     }
 

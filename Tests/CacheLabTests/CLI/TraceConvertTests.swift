@@ -77,4 +77,40 @@ struct TraceConvertTests {
         let same = try Binary.run(["trace", "convert", broken, broken])
         #expect(same.status != 0 && same.stderr.contains("must not be the input"))
     }
+
+    @Test("run, mrc and compare stop on a broken .zst with one line naming it, and write nothing")
+    func replaysOfABrokenTraceLeaveNothing() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Given a trace cut off two thirds into its compressed bytes
+        let good = file("good.oracleGeneral.zst")
+        let zipf = ["--scenario", "zipf", "--requests", "200000", "--objects", "20000", "--seed", "5"]
+        #expect(try Binary.run(["trace", "generate"] + zipf + ["--out", good]).status == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        let broken = file("broken.oracleGeneral.zst")
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: broken))
+
+        let out = file("out.csv")
+        let outDir = file("compared")
+        let commands: [[String]] = [
+            ["run", "--trace", broken, "--policy", "lru,arc", "--capacity", "1MB", "--format", "csv", "--out", out],
+            ["run", "--trace", broken, "--policy", "belady", "--capacity", "1MB", "--out", out],
+            ["mrc", "--trace", broken, "--policy", "lru,fifo", "--capacity", "1MB,2MB", "--out", out],
+            ["compare", "--trace", broken, "--policy", "lru", "--capacity", "1MB", "--out-dir", outDir],
+        ]
+        for command in commands {
+            // When a command replays it
+            let result = try Binary.run(command)
+            // Then it fails, with one line naming the file and the byte where it broke
+            #expect(result.status != 0, "\(command)")
+            let lines = result.stderr.split(separator: "\n").filter { $0.contains(broken) }
+            #expect(lines.count == 1, "\(command): \(result.stderr)")
+            #expect(lines.first?.contains("compressed byte") == true, "\(command): \(result.stderr)")
+            // And leaves no output behind
+            #expect(!FileManager.default.fileExists(atPath: out), "\(command)")
+            #expect(!FileManager.default.fileExists(atPath: outDir), "\(command)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+                    == ["broken.oracleGeneral.zst", "good.oracleGeneral.zst"], "\(command)")
+        }
+    }
 }

@@ -105,15 +105,22 @@ struct StreamingTests {
                     #expect(streamed.sizes == whole.sizes && streamed.times == whole.times, "\(file) at \(size)")
                 }
             }
-            // And LRU and Belady count the same misses replayed from the compressed file
+            // And every cell counts the same replayed from either file, at every chunk size (Belady's
+            // next uses from the oracleGeneral field, or from a pass for the text formats)
             let capacity = TraceStatistics(whole).workingSet(in: .unit) / 10
-            let cells: [RunCell] = [PolicyKind.lru, .belady].map {
+            let cells: [RunCell] = [PolicyKind.lru, .s3fifo, .arc, .belady].map {
                 .simulate(RunConfiguration(policy: $0, capacity: capacity, sizeMode: .unit), latency: false)
             }
-            let expected = RunPlan.replay(whole, cells, workers: 1).map(\.run.misses)
-            var plan = RunPlan(source: .file(compressed, columns: columns), cells: cells)
-            plan.chunkCapacity = 7
-            #expect(try plan.execute(workers: 2).outputs.map(\.run.misses) == expected, "\(name)")
+            let expected = RunPlan.replay(whole, cells, workers: 1).map { Self.counts($0.run) }
+            for file in [path, compressed] {
+                for size in Self.chunkSizes {
+                    var plan = RunPlan(source: .file(file, columns: columns), cells: cells)
+                    plan.chunkCapacity = size
+                    let outcome = try plan.execute(workers: 2)
+                    #expect(outcome.requests == whole.count, "\(file) at \(size)")
+                    #expect(outcome.outputs.map { Self.counts($0.run) } == expected, "\(file) at \(size)")
+                }
+            }
         }
     }
 
@@ -141,12 +148,26 @@ struct StreamingTests {
         // Then the events are where they were
         #expect(streamed.events == trace.events)
         #expect(streamed.keys == trace.keys)
-        var plan = RunPlan(source: TraceSource(trace), cells: Self.cells(capacity: 25))
-        plan.chunkCapacity = chunk
-        let chunked = try plan.execute(workers: 1)
+        // And replayed by a plan, in memory and streamed from the file, plain and compressed, the
+        // counts are those of the trace replayed whole
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let plain = scratch.file("events.csv")
+        let compressed = scratch.file("events.csv.zst")
+        try Data(bytes).write(to: URL(fileURLWithPath: plain))
+        try Self.compress(bytes, to: compressed)
         let whole = RunPlan.replay(trace, Self.cells(capacity: 25), workers: 1)
-        #expect(chunked.outputs.map { Self.counts($0.run) } == whole.map { Self.counts($0.run) })
         #expect(whole.allSatisfy { $0.run.relaunches == 4 })
+        for source in [TraceSource(trace), .file(plain), .file(compressed)] {
+            for workers in [1, 2] {
+                var plan = RunPlan(source: source, cells: Self.cells(capacity: 25))
+                plan.chunkCapacity = chunk
+                let chunked = try plan.execute(workers: workers)
+                #expect(
+                    chunked.outputs.map { Self.counts($0.run) } == whole.map { Self.counts($0.run) },
+                    "\(source.name) on \(workers)")
+            }
+        }
     }
 
     @Test("a generated trace streams: the same requests as the trace made whole")
@@ -158,6 +179,15 @@ struct StreamingTests {
         var keys: [UInt64] = []
         while try stream.next(into: &chunk) { chunk.withBatch { keys += $0.keys } }
         #expect(keys == whole.keys)
+        // Replayed by a plan from the generator, at every chunk size, the counts are the whole
+        // trace's
+        let cells = Self.cells(capacity: TraceStatistics(whole).workingSetBytes / 10)
+        let expected = RunPlan.replay(whole, cells, workers: 1).map { Self.counts($0.run) }
+        for size in Self.chunkSizes {
+            var plan = RunPlan(source: TraceSource(.zipf(parameters)), cells: cells)
+            plan.chunkCapacity = size
+            #expect(try plan.execute(workers: 2).outputs.map { Self.counts($0.run) } == expected, "at \(size)")
+        }
         // Images: most photos small, some large, within their ranges
         let small = whole.sizes.filter { (6_000...16_000).contains($0) }.count
         let large = whole.sizes.filter { (50_000...160_000).contains($0) }.count
@@ -188,10 +218,45 @@ struct StreamingTests {
         try Data(flipped).write(to: URL(fileURLWithPath: corrupt))
         Self.expectBroken(corrupt, saying: "")
 
-        // A file with a .zst name that is not zstd at all
+        // A file with a .zst name that is not zstd at all, and one too short to tell
         let plain = scratch.file("plain.oracleGeneral.zst")
         try Data(try TraceWriter.bytes(trace, format: .oracleGeneral)).write(to: URL(fileURLWithPath: plain))
         Self.expectBroken(plain, saying: "not zstd")
+        let tiny = scratch.file("tiny.oracleGeneral.zst")
+        try Data([0x28, 0xB5]).write(to: URL(fileURLWithPath: tiny))
+        Self.expectBroken(tiny, saying: "2 bytes, too few for a zstd frame")
+    }
+
+    @Test("a broken .zst names the requests read before it, whatever the format and chunk size")
+    func brokenCompressionNamesTheRequestsBeforeIt() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let trace = TraceFixtures.makeNumericTrace(count: 40_000)
+        for format in [TraceFormat.oracleGeneral, .cachelab, .txt] {
+            let extensions: [TraceFormat: String] = [.oracleGeneral: ".oracleGeneral", .cachelab: ".csv", .txt: ".txt"]
+            let good = scratch.file("good" + extensions[format]!)
+            try TraceWriter.write(trace, format: format, to: good + ".zst")
+            let compressed = try Array(Data(contentsOf: URL(fileURLWithPath: good + ".zst")))
+            let truncated = scratch.file("cut-" + (good as NSString).lastPathComponent + ".zst")
+            try Data(compressed.prefix(compressed.count * 2 / 3)).write(to: URL(fileURLWithPath: truncated))
+            // The requests before the break do not depend on how many a chunk holds
+            var read: Set<Int> = []
+            for size in [7, 1_000, RequestChunk.defaultCapacity] {
+                do {
+                    _ = try Self.readAll(truncated, chunk: size)
+                    Issue.record("\(truncated) was read")
+                } catch {
+                    guard case .brokenCompression(_, _, let requests?, _) = error as? TraceError else {
+                        Issue.record("\(format): \(error)")
+                        continue
+                    }
+                    #expect(requests > 0 && requests < trace.count, "\(format) at \(size): \(requests)")
+                    #expect("\(error)".contains(", after request \(requests): "), "\(error)")
+                    read.insert(requests)
+                }
+            }
+            #expect(read.count == 1, "\(format): \(read)")
+        }
     }
 
     @Test("a compressed stream that ends inside a record names the record")
