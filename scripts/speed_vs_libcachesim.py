@@ -21,7 +21,7 @@ What it measures (issue 18's table), each figure the median of `--runs` interlea
 4. `--sections billion`: generate a 1,000,000,000-request zstd trace with cachelab and replay it with LRU
    (time, peak memory).
 
-Peak memory is the child's maximum resident set (`wait4`'s ru_maxrss). Traces are generated
+Peak memory is the child's maximum resident set, as GNU time (`/usr/bin/time`) reports it. Traces are generated
 once into `--work` and reused. The tables are printed and, with `--out`, written to a file
 (temporary name, renamed). Run it through `scripts/speed-vs-libcachesim`, which provides a
 virtualenv with libcachesim, on a machine doing nothing else.
@@ -93,36 +93,32 @@ class Measured:
     engine: float = 0.0  # libCacheSim: process_trace alone
 
 
-class PeakPopen(subprocess.Popen):
-    """A Popen that keeps the child's peak resident set, from `wait4`, when it is reaped."""
-
-    peak_bytes = 0
-
-    def _try_wait(self, wait_flags):  # noqa: ANN001, ANN202 - CPython's hook for waitpid
-        try:
-            pid, status, usage = os.wait4(self.pid, wait_flags)
-        except ChildProcessError:
-            return (self.pid, 0)
-        if pid == self.pid:
-            self.peak_bytes = usage.ru_maxrss * 1024
-        return (pid, status)
+TIME = "/usr/bin/time"  # GNU time, Debian's `time` package
 
 
 def run_child(command: list[str], timeout: float, stdin: str | None = None) -> tuple[str, float, int]:
-    """Runs `command`; (stdout, wall seconds, peak RSS bytes). Raises on failure or timeout."""
-    started = time.perf_counter()
-    child = PeakPopen(command, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = child.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.communicate()
-        raise RuntimeError(f"timed out after {timeout:.0f} s: {' '.join(command)}") from None
-    elapsed = time.perf_counter() - started
-    if child.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({child.returncode}): {err.strip()[-2000:]}")
-    return out, elapsed, child.peak_bytes
+    """Runs `command`; (stdout, wall seconds, peak RSS bytes). Raises on failure or timeout.
+
+    The peak comes from GNU time, the child's parent: a child forked from this (possibly large)
+    Python process would report this process's resident set as its own peak (Linux keeps the
+    pre-exec high-water mark in ru_maxrss).
+    """
+    with tempfile.NamedTemporaryFile(prefix="peak-", suffix=".txt") as peak_file:
+        started = time.perf_counter()
+        child = subprocess.Popen([TIME, "-f", "%M", "-o", peak_file.name, *command],
+                                 stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out, err = child.communicate(stdin, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+            raise RuntimeError(f"timed out after {timeout:.0f} s: {' '.join(command)}") from None
+        elapsed = time.perf_counter() - started
+        if child.returncode != 0:
+            raise RuntimeError(f"{' '.join(command)} failed ({child.returncode}): {err.strip()[-2000:]}")
+        peak_text = Path(peak_file.name).read_text().split()
+    return out, elapsed, int(peak_text[-1]) * 1024
 
 
 def csv_rows(text: str) -> list[dict[str, str]]:
@@ -381,6 +377,9 @@ def main(argv: list[str]) -> int:
 
     import libcachesim as lcs  # noqa: PLC0415 - only the venv has it
 
+    if not os.access(TIME, os.X_OK):
+        print(f"{TIME} is missing; on Debian: apt-get install time", file=sys.stderr)
+        return 2
     if getattr(lcs, "__version__", "?") != "0.3.5":
         print(f"libcachesim {getattr(lcs, '__version__', '?')} is installed; need 0.3.5", file=sys.stderr)
         return 2

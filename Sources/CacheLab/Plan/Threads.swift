@@ -20,18 +20,7 @@ public enum Threads {
             return
         }
         var threads: [pthread_t] = []
-        for index in 1..<count {
-            let context = Unmanaged.passRetained(Work { body(index) }).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, nil,
-                { context in
-                    Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-                    return nil
-                }, context)
-            precondition(status == 0, "pthread_create failed with error \(status)")
-            threads.append(thread)
-        }
+        for index in 1..<count { threads.append(start { body(index) }) }
         body(0)
         for thread in threads { pthread_join(thread, nil) }
     }
@@ -40,17 +29,22 @@ public enum Threads {
     /// called from async code, without holding one of the concurrency pool's few threads.
     public static func detached<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
-            let context = Unmanaged.passRetained(Work { continuation.resume(returning: body()) }).toOpaque()
-            var thread = pthread_t()
-            let status = pthread_create(
-                &thread, nil,
-                { context in
-                    Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-                    return nil
-                }, context)
-            precondition(status == 0, "pthread_create failed with error \(status)")
-            pthread_detach(thread)
+            pthread_detach(start { continuation.resume(returning: body()) })
         }
+    }
+
+    /// A new thread running `body`.
+    private static func start(_ body: @escaping @Sendable () -> Void) -> pthread_t {
+        let context = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context)
+        precondition(status == 0, "pthread_create failed with error \(status)")
+        return thread
     }
 
     /// A closure to hand to a new thread.
