@@ -43,6 +43,10 @@ public final class TraceRecorder: Sendable {
         case background
         case foreground
         case memoryWarning = "memory_warning"
+        /// A favourite's photo was pinned: recorded with its key (`recordEvent(_:key:at:)`).
+        case favourite
+        /// A favourite's photo was let go: recorded with its key.
+        case unfavourite
     }
 
     public struct Options: Sendable {
@@ -116,8 +120,7 @@ public final class TraceRecorder: Sendable {
     /// under 1 is not recorded; one over 4 GiB is recorded as 4 GiB − 1, the most a trace holds).
     public func recordLookup(_ key: String, size: Int, source: Source, at time: Int64) {
         guard size > 0 else { return }
-        var key = key
-        let hash = hasher.map { hasher in key.withUTF8 { hasher.hash(UnsafeRawBufferPointer($0)) } }
+        let hash = hashed(key)
         state.withLock { state in
             guard !state.closed else { return }
             Self.appendTime(time, to: &state)
@@ -136,16 +139,33 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Records an app event at `time` (ms on the app's clock).
-    public func recordEvent(_ event: Event, at time: Int64) {
+    /// Records an app event at `time` (ms on the app's clock); `favourite` and `unfavourite` name
+    /// the photo (`key`, its URL, hashed as lookups' are), the others none.
+    public func recordEvent(_ event: Event, key: String? = nil, at time: Int64) {
+        precondition(
+            (key != nil) == (event == .favourite || event == .unfavourite),
+            "TraceRecorder: a \(event.rawValue) event \(key == nil ? "needs" : "takes no") key")
+        let hash = key.flatMap(hashed)
         state.withLock { state in
             guard !state.closed else { return }
             Self.appendTime(time, to: &state)
+            if let hash {
+                Self.appendHex(hash, to: &state.buffer)
+            } else if let key {
+                Self.appendKey(key, to: &state.buffer)
+            }
             state.buffer.append(contentsOf: ",,".utf8)
             state.buffer.append(contentsOf: event.rawValue.utf8)
             state.buffer.append(contentsOf: ",\n".utf8)
             handOverIfFull(&state)
         }
+    }
+
+    /// `key`'s salted hash, or nil when keys are written as given.
+    private func hashed(_ key: String) -> UInt64? {
+        guard let hasher else { return nil }
+        var key = key
+        return key.withUTF8 { hasher.hash(UnsafeRawBufferPointer($0)) }
     }
 
     /// Records a `relaunch` when this launch goes on with an earlier recording; call it once,

@@ -201,10 +201,12 @@ private struct Driver {
         var lifecycle = ClientLifecycle(client: client)
         let firstTime = trace.times.first ?? 0
         let expected = (client.memoryLimits ?? client.diskLimits!).initialEntries
+        // The favourites' photos, as the app keeps them across launches.
+        var favourites: Set<String> = []
         func open(at now: Int64) throws -> ImagePipeline {
             try ImagePipeline(
                 client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expected,
-                recorder: options.recorder)
+                recorder: options.recorder, favourites: favourites)
         }
         var pipeline = try open(at: firstTime)
         var counters = TierCounters()
@@ -235,7 +237,8 @@ private struct Driver {
                     let event = trace.events[nextEvent]
                     nextEvent += 1
                     let actions = lifecycle.actions(for: event)
-                    if let recorder = options.recorder {
+                    // The pipeline records its pins itself.
+                    if let recorder = options.recorder, !event.kind.takesKey {
                         // After the requests before it are served (and so recorded).
                         await drain()
                         recorder.recordEvent(TraceRecorder.Event(event.kind), at: event.time)
@@ -244,11 +247,20 @@ private struct Driver {
                     await drain()
                     for action in actions {
                         do {
-                            if action == .relaunch {
+                            switch action {
+                            case .relaunch:
                                 result.run.relaunches += 1
                                 await counters.add(pipeline)
                                 pipeline = try open(at: event.time)
-                            } else {
+                            case .pin(let key):
+                                result.run.favouriteEvents += 1
+                                favourites.insert(urls(key))
+                                try await pipeline.pin(urls(key), at: event.time)
+                            case .unpin(let key):
+                                result.run.favouriteEvents += 1
+                                favourites.remove(urls(key))
+                                try await pipeline.unpin(urls(key), at: event.time)
+                            case .trimMemory, .sweepDisk:
                                 try await pipeline.perform(action, at: event.time)
                             }
                         } catch {
@@ -303,6 +315,7 @@ private struct Driver {
         run.mode = .live
         run.evictions = counters.evictions
         run.expirations = counters.expirations
+        run.pins = counters.pins
         run.latency = total.summary()
         run.outcomes = outcomes
         result.run = run
@@ -330,12 +343,14 @@ private struct TierCounters {
     var stats = ImagePipeline.Stats()
     var evictions = 0
     var expirations = 0
+    var pins = PinSummary()
 
     mutating func add(_ pipeline: ImagePipeline) async {
         stats += await pipeline.stats
         let holdings = await pipeline.holdings
         evictions += holdings.evictions
         expirations += holdings.expirations
+        pins.addLaunch(holdings.pins)
     }
 }
 
@@ -379,6 +394,8 @@ extension TraceRecorder.Event {
         case .background: self = .background
         case .foreground: self = .foreground
         case .memoryWarning: self = .memoryWarning
+        case .favourite: self = .favourite
+        case .unfavourite: self = .unfavourite
         }
     }
 }

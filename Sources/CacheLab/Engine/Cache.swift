@@ -41,6 +41,9 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// Whether `key` is stored (expired or not), without touching the policy.
     public func contains(_ key: Key) -> Bool { core.pointee.contains(key) }
 
+    /// The cost `key` is stored at, without telling the policy (nil when absent).
+    public func cost(forKey key: Key) -> Int? { core.pointee.cost(forKey: key) }
+
     /// Whether a lookup of `key` at `now` would hit (stored and unexpired), without touching the
     /// policy or the expiry: a peek, for deciding whether to start a download early.
     public func isLive(_ key: Key, at now: Int64) -> Bool { core.pointee.isLive(key, at: now) }
@@ -228,6 +231,11 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     mutating func prefetchHitNeighbours(_ slot: Int32) { policy.prefetchHit(slot, settled: true) }
 
     func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
+
+    func cost(forKey key: Key) -> Int? {
+        let slot = index.slot(for: key)
+        return slot >= 0 ? entries[slot].cost : nil
+    }
 
     func isLive(_ key: Key, at now: Int64) -> Bool {
         let slot = index.slot(for: key)

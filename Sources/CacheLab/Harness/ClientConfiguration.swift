@@ -7,16 +7,25 @@ public struct TierConfiguration: Sendable, Equatable {
     public var ttl: Int64?
     public var ttlMode: TTLMode
     public var trimRatio: Double?
+    /// What favourites may hold pinned in this tier, beside `capacity` (same unit); nil: as much
+    /// as `capacity`. A pin that does not fit is refused and the image cached as usual.
+    public var pinBudget: Int?
 
     public init(
-        policy: PolicyKind, capacity: Int, ttl: Int64? = nil, ttlMode: TTLMode = .fixed, trimRatio: Double? = nil
+        policy: PolicyKind, capacity: Int, ttl: Int64? = nil, ttlMode: TTLMode = .fixed, trimRatio: Double? = nil,
+        pinBudget: Int? = nil
     ) {
+        precondition(pinBudget.map { $0 >= 0 } ?? true, "a pin budget cannot be negative")
         self.policy = policy
         self.capacity = capacity
         self.ttl = ttl
         self.ttlMode = ttlMode
         self.trimRatio = trimRatio
+        self.pinBudget = pinBudget
     }
+
+    /// The pin budget in force: `pinBudget`, or the capacity.
+    public var effectivePinBudget: Int { pinBudget ?? capacity }
 }
 
 /// When a disk tier enforces its size limit.

@@ -9,6 +9,11 @@ public enum ClientAction: Sendable, Equatable {
     /// Remove the disk tier's expired entries, then, if it holds more than `limit`, evict down to
     /// `limit × trimRatio`.
     case sweepDisk(limit: Int, trimRatio: Double)
+    /// The person favourited the recipe of this photo: pin it in every tier that holds it, and in
+    /// each tier that stores it later, while it stays a favourite.
+    case pin(key: UInt64)
+    /// The recipe was unfavourited: the photo counts against the capacities again.
+    case unpin(key: UInt64)
 }
 
 /// A client's reaction to app events over a run. It remembers when the disk was last swept (an
@@ -47,6 +52,10 @@ public struct ClientLifecycle: Sendable {
             return [.trimMemory(toCost: Int(Double(memory.capacity) * client.memoryShareKeptOnWarning))]
         case .foreground:
             return []
+        case .favourite:
+            return event.key.map { [.pin(key: $0)] } ?? []
+        case .unfavourite:
+            return event.key.map { [.unpin(key: $0)] } ?? []
         }
     }
 

@@ -44,10 +44,21 @@ struct ClientRunFactory: PolicyBody {
 }
 
 /// A client's two tiers replayed batch by batch.
+///
+/// Favourites follow the real tiers' rules (`PinnedEntries`, `ImagePipeline`): a `favourite`
+/// pins the photo in each tier that holds it, memory first, and marks it wanted, so that each
+/// tier that stores it later pins it right after the insertion; an `unfavourite` hands it back to
+/// each tier's engine as used at that moment. Wanted photos outlive relaunches (favourites are
+/// saved); memory pins do not, disk pins do.
 final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private let client: ClientConfiguration
-    private let memoryCache: Cache<UInt64, Void, Memory>?
-    private let diskCache: Cache<UInt64, Void, Disk>?
+    // Values are the entries' sizes in bytes, so a pinned entry's bytes are known in unit mode too.
+    private let memoryCache: Cache<UInt64, Int, Memory>?
+    private let diskCache: Cache<UInt64, Int, Disk>?
+    private var memoryPins: PinnedEntries<UInt64, Void>
+    private var diskPins: PinnedEntries<UInt64, Void>
+    // The photos of the favourites: pinned as each tier stores them.
+    private var wanted: Set<UInt64> = []
     private let persisted: PersistedOrder<UInt64>?
     private let memoryLatency: LatencyModel
     private let diskLatency: LatencyModel
@@ -66,6 +77,8 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         self.recordsOutcomes = recordsOutcomes
         memoryCache = client.memoryLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
         diskCache = client.diskLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
+        memoryPins = PinnedEntries(budget: client.memory?.effectivePinBudget ?? 0)
+        diskPins = PinnedEntries(budget: client.disk?.effectivePinBudget ?? 0)
         // The disk's order is rebuilt from last use at a relaunch, which changes it unless its
         // policy orders by recency and no fixed lifetime counts from insertion.
         persisted = diskCache.flatMap { diskCache in
@@ -93,20 +106,25 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
             let size = batch.sizes[index]
             let now = batch.times[index]
             let outcome: RequestOutcome
-            if memoryCache?.value(forKey: key, at: now) != nil {
+            if memoryPins.contains(key) || memoryCache?.value(forKey: key, at: now) != nil {
                 outcome = .memory
                 recorder.record(memoryLatency.hitMicroseconds(size: size))
-            } else if diskCache?.value(forKey: key, at: now) != nil {
+            } else if diskPins.contains(key) || diskCache?.value(forKey: key, at: now) != nil {
                 outcome = .disk
                 persisted?.used(key, size: size, at: now)
-                memoryCache?.insertAfterMiss((), forKey: key, size: size, at: now)
+                if memoryCache?.insertAfterMiss(size, forKey: key, size: size, at: now) == true {
+                    pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
+                }
                 recorder.record(diskLatency.hitMicroseconds(size: size))
             } else {
                 outcome = .network
-                if diskCache?.insertAfterMiss((), forKey: key, size: size, at: now) == true {
+                if diskCache?.insertAfterMiss(size, forKey: key, size: size, at: now) == true {
                     persisted?.used(key, size: size, at: now)
+                    pinIfWanted(key, size: size, in: diskCache, &diskPins)
                 }
-                memoryCache?.insertAfterMiss((), forKey: key, size: size, at: now)
+                if memoryCache?.insertAfterMiss(size, forKey: key, size: size, at: now) == true {
+                    pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
+                }
                 recorder.record(memoryLatency.missMicroseconds(size: size))
             }
             tally.record(outcome, size: size)
@@ -115,20 +133,58 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         for event in events[nextEvent...] { apply(event) }
     }
 
+    @inline(__always)
+    private func pinIfWanted<Policy>(
+        _ key: UInt64, size: Int, in cache: Cache<UInt64, Int, Policy>?, _ pins: inout PinnedEntries<UInt64, Void>
+    ) {
+        guard !wanted.isEmpty, wanted.contains(key), let cache else { return }
+        Self.pin(key, in: cache, &pins)
+    }
+
+    // Moves `key` from the engine to the pins if it is stored and fits the budget (as the real
+    // tiers' `pin`).
+    private static func pin<Policy>(
+        _ key: UInt64, in cache: Cache<UInt64, Int, Policy>, _ pins: inout PinnedEntries<UInt64, Void>
+    ) {
+        guard !pins.contains(key), let cost = cache.cost(forKey: key), pins.admits(cost: cost),
+            let size = cache.removeValue(forKey: key)
+        else { return }
+        pins.set(key, (), cost: cost, size: size)
+    }
+
     private func apply(_ event: TraceEvent) {
         for action in lifecycle.actions(for: event) {
             switch action {
             case .relaunch:
                 result.relaunches += 1
                 memoryCache?.removeAll()
+                memoryPins.removeAll()
                 if let diskCache {
-                    persisted?.rebuild(diskCache)
+                    persisted?.rebuild(diskCache, keeping: diskPins)
                     diskCache.sweep(limit: diskCache.configuration.capacity, trimRatio: 1, at: event.time)
                 }
             case .trimMemory(let target):
                 memoryCache?.trim(toCost: target)
             case .sweepDisk(let limit, let trimRatio):
                 diskCache?.sweep(limit: limit, trimRatio: trimRatio, at: event.time)
+            case .pin(let key):
+                result.favouriteEvents += 1
+                wanted.insert(key)
+                if let memoryCache { Self.pin(key, in: memoryCache, &memoryPins) }
+                if let diskCache { Self.pin(key, in: diskCache, &diskPins) }
+            case .unpin(let key):
+                result.favouriteEvents += 1
+                wanted.remove(key)
+                if let entry = memoryPins.remove(key) {
+                    memoryCache?.insert(entry.size, forKey: key, size: entry.size, at: event.time)
+                }
+                if let entry = diskPins.remove(key), let diskCache {
+                    if diskCache.insert(entry.size, forKey: key, size: entry.size, at: event.time) {
+                        persisted?.used(key, size: entry.size, at: event.time)
+                    } else {
+                        persisted?.forget(key)
+                    }
+                }
             }
         }
     }
@@ -138,6 +194,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         tally.apply(to: &result)
         result.evictions = (memoryCache?.evictions ?? 0) + (diskCache?.evictions ?? 0)
         result.expirations = (memoryCache?.expirations ?? 0) + (diskCache?.expirations ?? 0)
+        result.pins = PinSummary(memory: memoryPins, disk: diskPins)
         result.latency = recorder.latencies.summary()
         result.outcomes = outcomes
         return result
@@ -155,7 +212,7 @@ private final class PersistedOrder<Key: CacheKey> {
     // LRU over the disk's keys: next victim = least recently used. Unlimited, one unit each.
     private let recency: Cache<Key, LastUse, LRUPolicy>
 
-    init<Disk>(of disk: Cache<Key, Void, Disk>, expectedCount: Int) {
+    init<Value, Disk>(of disk: Cache<Key, Value, Disk>, expectedCount: Int) {
         recency = Cache(
             configuration: CacheConfiguration(capacity: 1 << 50, sizeMode: .unit), expectedCount: expectedCount)
         disk.onRemoval = { [recency] key, _, _ in _ = recency.removeValue(forKey: key) }
@@ -167,14 +224,20 @@ private final class PersistedOrder<Key: CacheKey> {
         recency.insert(LastUse(time: now, size: size), forKey: key, size: 1, at: now)
     }
 
-    /// Empties `disk` and inserts every entry again, least recently used first, at its last use.
-    func rebuild<Disk>(_ disk: Cache<Key, Void, Disk>) {
+    /// Forgets `key`: it is no longer on disk.
+    func forget(_ key: Key) {
+        _ = recency.removeValue(forKey: key)
+    }
+
+    /// Empties `disk` and inserts every entry again, least recently used first, at its last use,
+    /// but for the pinned ones, which stay out of the engine (their last use is still kept).
+    func rebuild<Disk, Pinned>(_ disk: Cache<Key, Int, Disk>, keeping pins: PinnedEntries<Key, Pinned>) {
         let keys = recency.storedKeys
         disk.removeAll()
         for key in keys {
             // Reading in order re-touches every key in the same order: the recency list is unchanged.
-            guard let use = recency.value(forKey: key, at: 0) else { continue }
-            if !disk.insert((), forKey: key, size: use.size, at: use.time) {
+            guard let use = recency.value(forKey: key, at: 0), !pins.contains(key) else { continue }
+            if !disk.insert(use.size, forKey: key, size: use.size, at: use.time) {
                 _ = recency.removeValue(forKey: key)
             }
         }

@@ -204,7 +204,9 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         case .relaunch:
             result.relaunches += 1
             if result.configuration.tier == .memory { cache.removeAll() }
-        case .background, .foreground, .memoryWarning:
+        case .background, .foreground, .memoryWarning, .favourite, .unfavourite:
+            // A single cache has no app around it to trim, and no favourites to keep: pins are a
+            // client's (`Replay.simulate(_:client:)`).
             break
         }
     }

@@ -21,6 +21,10 @@ public struct RunResult: Sendable, Equatable {
     public var expirations = 0
     /// App relaunches replayed (a memory tier is emptied by each).
     public var relaunches = 0
+    /// Client runs: `favourite` and `unfavourite` events replayed.
+    public var favouriteEvents = 0
+    /// Client runs: what favourites held pinned, apart from the capacities.
+    public var pins = PinSummary()
     /// Hits served by the memory tier and by the disk tier (`hits` is their sum). A single-tier
     /// run counts its hits in its own tier.
     public var memoryHits = 0

@@ -75,6 +75,10 @@ public enum Report {
         add("evictions") { grouped($0.evictions) }
         add("expirations") { grouped($0.expirations) }
         add("relaunches") { grouped($0.relaunches) }
+        if results.contains(where: { $0.favouriteEvents > 0 }) {
+            add("pinned memory / disk (peak)") { "\(bytes($0.pins.peakMemoryBytes)) / \(bytes($0.pins.peakDiskBytes))" }
+            add("favourite events / pins refused") { "\(grouped($0.favouriteEvents)) / \(grouped($0.pins.refusals))" }
+        }
         add("latency p50") { decimal($0.latency.p50, places: 2) + " ms" }
         add("latency p95") { decimal($0.latency.p95, places: 2) + " ms" }
         add("latency p99") { decimal($0.latency.p99, places: 2) + " ms" }

@@ -45,6 +45,12 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     case optRatio = "opt_ratio"
     case entries
     case metadataBytes = "metadata_bytes"
+    /// Client runs: `favourite` and `unfavourite` events, the most bytes favourites pinned at
+    /// once in each tier (beside its capacity), and pins refused for a full pin budget.
+    case favouriteEvents = "favourite_events"
+    case pinnedMemoryPeakBytes = "pinned_memory_peak_bytes"
+    case pinnedDiskPeakBytes = "pinned_disk_peak_bytes"
+    case pinRefusals = "pin_refusals"
 
     /// The value of this column for `result`, as written to CSV.
     public func value(of result: RunResult) -> String {
@@ -91,6 +97,10 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .optRatio: result.optRatio.map { Report.decimal($0, places: 6) } ?? ""
         case .entries: result.entries.map(String.init) ?? ""
         case .metadataBytes: result.metadataBytes.map(String.init) ?? ""
+        case .favouriteEvents: result.client == nil ? "" : String(result.favouriteEvents)
+        case .pinnedMemoryPeakBytes: result.client == nil ? "" : String(result.pins.peakMemoryBytes)
+        case .pinnedDiskPeakBytes: result.client == nil ? "" : String(result.pins.peakDiskBytes)
+        case .pinRefusals: result.client == nil ? "" : String(result.pins.refusals)
         }
     }
 

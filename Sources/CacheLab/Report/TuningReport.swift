@@ -10,6 +10,10 @@ public enum TuningReport {
         public var byteHitRatio: Double
         public var latencyP95: Double
         public var bytesDownloaded: Int
+        /// The most bytes favourites pinned at once in the memory and the disk tier, on any trace:
+        /// beside the capacities, within each tier's pin budget.
+        public var pinnedMemoryPeak = 0
+        public var pinnedDiskPeak = 0
     }
 
     /// Each client replayed on every trace and averaged (the recommended one and the presets).
@@ -26,7 +30,9 @@ public enum TuningReport {
                     .reduce(0, +) / count,
                 byteHitRatio: mine.map(\.byteHitRatio).reduce(0, +) / count,
                 latencyP95: mine.map(\.latency.p95).reduce(0, +) / count,
-                bytesDownloaded: mine.map(\.bytesDownloaded).reduce(0, +))
+                bytesDownloaded: mine.map(\.bytesDownloaded).reduce(0, +),
+                pinnedMemoryPeak: mine.map(\.pins.peakMemoryBytes).max() ?? 0,
+                pinnedDiskPeak: mine.map(\.pins.peakDiskBytes).max() ?? 0)
         }
     }
 
@@ -53,7 +59,9 @@ public enum TuningReport {
               "expected": {"hit_ratio": \(Report.decimal(expected.hitRatio, places: 6)), \
             "memory_hit_ratio": \(Report.decimal(expected.memoryHitRatio, places: 6)), \
             "byte_hit_ratio": \(Report.decimal(expected.byteHitRatio, places: 6)), \
-            "latency_p95_ms": \(Report.decimal(expected.latencyP95, places: 3))}
+            "latency_p95_ms": \(Report.decimal(expected.latencyP95, places: 3)), \
+            "pinned_memory_peak_bytes": \(expected.pinnedMemoryPeak), \
+            "pinned_disk_peak_bytes": \(expected.pinnedDiskPeak)}
             }
 
             """
@@ -117,10 +125,12 @@ public enum TuningReport {
 
             ## Against the presets
 
-            Means over the traces; bytes downloaded summed. "Unlimited" is a capacity no trace fills.
+            Means over the traces; bytes downloaded summed. "Unlimited" is a capacity no trace fills. \
+            Pinned is what favourites held at most on any trace, memory / disk: beside each tier's \
+            capacity, not in it (each tier's pin budget is its capacity unless set).
 
-            | client | memory | disk | hit ratio | served from memory | byte hit ratio | p95 latency | downloaded |
-            |---|---|---|---:|---:|---:|---:|---:|
+            | client | memory | disk | hit ratio | served from memory | byte hit ratio | p95 latency | downloaded | pinned (peak) |
+            |---|---|---|---:|---:|---:|---:|---:|---:|
 
             """
         for row in comparison {
@@ -135,7 +145,8 @@ public enum TuningReport {
             out += """
                 | \(name) | \(size(row.client.memory)) | \(size(row.client.disk)) | \(Report.percent(row.hitRatio)) | \
                 \(Report.percent(row.memoryHitRatio)) | \(Report.percent(row.byteHitRatio)) | \
-                \(Report.decimal(row.latencyP95, places: 1)) ms | \(Report.bytes(row.bytesDownloaded)) |
+                \(Report.decimal(row.latencyP95, places: 1)) ms | \(Report.bytes(row.bytesDownloaded)) | \
+                \(Report.bytes(row.pinnedMemoryPeak)) / \(Report.bytes(row.pinnedDiskPeak)) |
 
                 """
         }

@@ -7,6 +7,11 @@
 /// its large photo; going back requests nothing (the list's rows are still there).
 /// A session after a long gap starts with a relaunch (the list at the top, memory caches empty);
 /// after a short one the app comes back from the background as it was.
+///
+/// Favourites: after reading an opened recipe the person may favourite it (`Persona.favouriteChance`),
+/// and at the start of a session may unfavourite one (`Persona.unfavouriteChance`): a `favourite`
+/// or `unfavourite` event per photo of the recipe, naming the photos it had when favourited.
+/// Those choices draw from a random stream of their own, so adding them changed no request.
 struct ListSimulator {
     /// What one person requested, by photo id; events keep their position among the requests.
     struct Output {
@@ -26,6 +31,10 @@ struct ListSimulator {
     let timeline: CatalogTimeline
     var random: SplitMix64
     var output = Output()
+    /// Draws the favourites' choices only, so the requests do not depend on them.
+    private var favouriteRandom: SplitMix64
+    /// The favourited recipes' photos (small, large), oldest favourite first.
+    private(set) var favourites: [(recipe: Int32, small: Int32, large: Int32)] = []
 
     /// Seconds of trace time.
     private var now = 0.0
@@ -39,6 +48,7 @@ struct ListSimulator {
         self.persona = persona
         self.timeline = timeline
         self.random = SplitMix64(seed: seed)
+        self.favouriteRandom = SplitMix64(seed: seed ^ 0xFA57_0B1E_C7ED_0001)
         self.snapshot = timeline.snapshot(onDay: 0)
     }
 
@@ -58,6 +68,11 @@ struct ListSimulator {
                 } else {
                     if lastSessionEnd != nil { record(.relaunch) }
                     launch(day: activeDay)
+                }
+                if !favourites.isEmpty, favouriteRandom.nextUnit() < persona.unfavouriteChance {
+                    let gone = favourites.remove(at: Int(favouriteRandom.next() % UInt64(favourites.count)))
+                    record(.unfavourite, photo: gone.small)
+                    record(.unfavourite, photo: gone.large)
                 }
                 let gestures = Int.random(in: persona.gesturesPerSession, using: &random)
                 for _ in 0..<gestures {
@@ -164,6 +179,13 @@ struct ListSimulator {
         now += 0.3
         request(snapshot.largePhoto[Int(recipe)])
         now += Double.random(in: persona.secondsOnRecipe, using: &random)
+        if favouriteRandom.nextUnit() < persona.favouriteChance, !favourites.contains(where: { $0.recipe == recipe }) {
+            let small = snapshot.smallPhoto[Int(recipe)]
+            let large = snapshot.largePhoto[Int(recipe)]
+            favourites.append((recipe, small, large))
+            record(.favourite, photo: small)
+            record(.favourite, photo: large)
+        }
     }
 
     // MARK: - The lazy list
@@ -224,8 +246,10 @@ struct ListSimulator {
         output.photos.append(photo)
     }
 
-    private mutating func record(_ kind: TraceEvent.Kind) {
-        output.events.append(TraceEvent(position: output.photos.count, time: milliseconds, kind: kind))
+    /// Records an event now; a favourite's names its photo by id (`PhotoTraceBuilder` makes it a key).
+    private mutating func record(_ kind: TraceEvent.Kind, photo: Int32? = nil) {
+        output.events.append(
+            TraceEvent(position: output.photos.count, time: milliseconds, kind: kind, key: photo.map { UInt64($0) }))
     }
 
     private var milliseconds: Int64 { Int64((now * 1_000).rounded(.down)) }

@@ -31,12 +31,18 @@ public struct Persona: Sendable, Equatable {
     public var flingVelocity: ClosedRange<Double>
     /// Seconds spent on an opened recipe before going back.
     public var secondsOnRecipe: ClosedRange<Double>
+    /// Chance that a recipe opened and read is favourited (if it is not already).
+    public var favouriteChance: Double
+    /// Chance, at the start of a session, that one favourite (chosen at random) is unfavourited.
+    public var unfavouriteChance: Double
 
     public init(
         name: String, mix: GestureMix, gesturesPerSession: ClosedRange<Int>, sessionsPerDay: ClosedRange<Int>,
         daysBetweenActiveDays: ClosedRange<Int>, readSpeed: ClosedRange<Double>, flingVelocity: ClosedRange<Double>,
-        secondsOnRecipe: ClosedRange<Double>
+        secondsOnRecipe: ClosedRange<Double>, favouriteChance: Double = 0.25, unfavouriteChance: Double = 0.1
     ) {
+        precondition(
+            (0...1).contains(favouriteChance) && (0...1).contains(unfavouriteChance), "chances are in 0...1")
         self.name = name
         self.mix = mix
         self.gesturesPerSession = gesturesPerSession
@@ -45,6 +51,8 @@ public struct Persona: Sendable, Equatable {
         self.readSpeed = readSpeed
         self.flingVelocity = flingVelocity
         self.secondsOnRecipe = secondsOnRecipe
+        self.favouriteChance = favouriteChance
+        self.unfavouriteChance = unfavouriteChance
     }
 
     /// Reads the list slowly and opens what looks good; most days, once or twice.
@@ -59,14 +67,14 @@ public struct Persona: Sendable, Equatable {
         name: "flinger",
         mix: GestureMix(read: 10, fling: 45, bounce: 15, jumpToTop: 20, search: 2, open: 8),
         gesturesPerSession: 3...10, sessionsPerDay: 2...5, daysBetweenActiveDays: 1...1,
-        readSpeed: 80...150, flingVelocity: 2_500...7_000, secondsOnRecipe: 5...30)
+        readSpeed: 80...150, flingVelocity: 2_500...7_000, secondsOnRecipe: 5...30, favouriteChance: 0.1)
 
     /// Opens recipe after recipe, going back to the list in between.
     public static let detailBrowser = Persona(
         name: "detail-browser",
         mix: GestureMix(read: 35, fling: 5, bounce: 5, jumpToTop: 5, search: 5, open: 45),
         gesturesPerSession: 6...16, sessionsPerDay: 1...2, daysBetweenActiveDays: 1...2,
-        readSpeed: 50...100, flingVelocity: 1_500...3_500, secondsOnRecipe: 30...240)
+        readSpeed: 50...100, flingVelocity: 1_500...3_500, secondsOnRecipe: 30...240, favouriteChance: 0.2)
 
     /// Comes back about once a week and reads what is new.
     public static let weeklyReturner = Persona(

@@ -85,12 +85,17 @@ struct PhotoTraceBuilder {
         var nextEvent = 0
         for index in output.photos.indices {
             while nextEvent < output.events.count, output.events[nextEvent].position == index {
-                trace.appendEvent(output.events[nextEvent].kind, time: output.events[nextEvent].time)
+                appendEvent(output.events[nextEvent])
                 nextEvent += 1
             }
             request(output.photos[index], at: output.times[index])
         }
-        for event in output.events[nextEvent...] { trace.appendEvent(event.kind, time: event.time) }
+        for event in output.events[nextEvent...] { appendEvent(event) }
+    }
+
+    // A simulator's event names a photo by id (favourites); the trace, by the photo's key.
+    private mutating func appendEvent(_ event: TraceEvent) {
+        trace.appendEvent(event.kind, time: event.time, key: event.key.map { UInt64(key(of: Int32($0))) })
     }
 
     /// Merges several people's requests by time (ties in person order); events are left out.
@@ -136,12 +141,17 @@ struct PhotoTraceBuilder {
     }
 
     private mutating func request(_ photo: Int32, at time: Int64) {
+        trace.append(time: time, key: UInt64(key(of: photo)), size: timeline.photoSizes[Int(photo)])
+    }
+
+    // The photo's key, numbered by first mention.
+    private mutating func key(of photo: Int32) -> Int32 {
         var key = keyOfPhoto[Int(photo)]
         if key < 0 {
             key = Int32(trace.keyNames!.count)
             keyOfPhoto[Int(photo)] = key
             trace.keyNames!.append(timeline.photoURLs[Int(photo)])
         }
-        trace.append(time: time, key: UInt64(key), size: timeline.photoSizes[Int(photo)])
+        return key
     }
 }

@@ -114,28 +114,26 @@ final class CachelabStream: RequestStream {
         if let eventField = fields.event,
             let kind = try Self.eventKind(eventField, in: base, file: file, line: number)
         {
-            guard fields.key.isEmpty && TraceReader.trimmed(fields.size, in: base).isEmpty else {
+            guard TraceReader.trimmed(fields.size, in: base).isEmpty else {
                 throw .malformedLine(
-                    file: file, line: number,
-                    reason: "a \(kind.rawValue) event takes no key and no size; leave both empty")
+                    file: file, line: number, reason: "a \(kind.rawValue) event takes no size; leave it empty")
             }
-            writer.appendEvent(kind, time: time)
+            guard kind.takesKey else {
+                guard fields.key.isEmpty else {
+                    throw .malformedLine(
+                        file: file, line: number, reason: "a \(kind.rawValue) event takes no key; leave it empty")
+                }
+                writer.appendEvent(kind, time: time)
+                return
+            }
+            let article = kind == .unfavourite ? "an" : "a"
+            try checkKey(fields.key, in: base, file: file, line: number, what: "\(article) \(kind.rawValue) event")
+            writer.appendEvent(kind, time: time, key: try interner.intern(fields.key, in: base, file: file, line: number))
             return
         }
 
         let key = fields.key
-        guard !key.isEmpty else {
-            throw .malformedLine(file: file, line: number, reason: "the key is empty")
-        }
-        guard memchr(base.baseAddress! + key.lowerBound, Int32(UInt8(ascii: "\"")), key.count) == nil else {
-            throw .malformedLine(
-                file: file, line: number, reason: "key \(TraceReader.quoted(key, in: base)) holds a double quote")
-        }
-        // A line ends at \n (or \r\n); a lone \r inside one is no key the writer could write back.
-        guard memchr(base.baseAddress! + key.lowerBound, Int32(UInt8(ascii: "\r")), key.count) == nil else {
-            throw .malformedLine(
-                file: file, line: number, reason: "key \(TraceReader.quoted(key, in: base)) holds a carriage return")
-        }
+        try checkKey(key, in: base, file: file, line: number, what: "a request")
         let sizeField = TraceReader.trimmed(fields.size, in: base)
         guard let size = TraceReader.unsignedInteger(sizeField, in: base), size > 0 else {
             throw .malformedLine(
@@ -147,6 +145,27 @@ final class CachelabStream: RequestStream {
         }
         let id = try interner.intern(key, in: base, file: file, line: number)
         writer.append(time: time, key: id, size: Int(size))
+    }
+
+    /// Checks that `key` is one the writer could write back: not empty, no double quote, no
+    /// carriage return (a line ends at \n or \r\n).
+    @inline(__always)
+    private func checkKey(
+        _ key: Range<Int>, in base: UnsafeBufferPointer<UInt8>, file: String, line number: Int, what: String
+    ) throws(TraceError) {
+        guard !key.isEmpty else {
+            throw .malformedLine(
+                file: file, line: number,
+                reason: what == "a request" ? "the key is empty" : "\(what) needs the photo's key")
+        }
+        guard memchr(base.baseAddress! + key.lowerBound, Int32(UInt8(ascii: "\"")), key.count) == nil else {
+            throw .malformedLine(
+                file: file, line: number, reason: "key \(TraceReader.quoted(key, in: base)) holds a double quote")
+        }
+        guard memchr(base.baseAddress! + key.lowerBound, Int32(UInt8(ascii: "\r")), key.count) == nil else {
+            throw .malformedLine(
+                file: file, line: number, reason: "key \(TraceReader.quoted(key, in: base)) holds a carriage return")
+        }
     }
 
     /// The event a line's `event` field names, or `nil` for a request (empty or `get`).

@@ -90,7 +90,9 @@ public struct Recording: Sendable, Equatable {
         let offset = trace.count
         for event in part.events {
             trace.events.append(
-                TraceEvent(position: event.position + offset, time: raised(event.time), kind: event.kind))
+                TraceEvent(
+                    position: event.position + offset, time: raised(event.time), kind: event.kind,
+                    key: event.key.map { mapped[Int($0)] }))
         }
         trace.reserveCapacity(trace.count + part.count)
         for index in 0..<part.count {

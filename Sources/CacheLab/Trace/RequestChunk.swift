@@ -170,8 +170,8 @@ struct ChunkWriter {
     }
 
     /// Appends an event after the requests appended so far.
-    mutating func appendEvent(_ kind: TraceEvent.Kind, time: Int64) {
-        events.append(TraceEvent(position: start + count, time: time, kind: kind))
+    mutating func appendEvent(_ kind: TraceEvent.Kind, time: Int64, key: UInt64? = nil) {
+        events.append(TraceEvent(position: start + count, time: time, kind: kind, key: key))
     }
 
     /// Appends a request or event from a trace held in memory: its events keep their positions.

@@ -53,9 +53,10 @@ public struct Trace: Sendable, Equatable {
         sizes.append(size)
     }
 
-    /// Appends an event that happens after every request appended so far.
-    public mutating func appendEvent(_ kind: TraceEvent.Kind, time: Int64) {
-        events.append(TraceEvent(position: count, time: time, kind: kind))
+    /// Appends an event that happens after every request appended so far; `key` is the photo a
+    /// `favourite` or `unfavourite` names (nil for the app's lifecycle events).
+    public mutating func appendEvent(_ kind: TraceEvent.Kind, time: Int64, key: UInt64? = nil) {
+        events.append(TraceEvent(position: count, time: time, kind: kind, key: key))
     }
 
     /// Reserves storage for `requests` requests.
@@ -78,6 +79,14 @@ public struct TraceEvent: Sendable, Equatable, Hashable {
         case foreground
         /// The system asked the app to free memory.
         case memoryWarning = "memory_warning"
+        /// The person favourited a recipe: its photo `key` is pinned in every tier of a client
+        /// (one event per photo).
+        case favourite
+        /// The person unfavourited a recipe: its photo `key` counts against the capacity again.
+        case unfavourite
+
+        /// Whether events of this kind name a photo (`key`): favourites do, lifecycle events not.
+        public var takesKey: Bool { self == .favourite || self == .unfavourite }
     }
 
     /// Index of the request this event precedes (`trace.count` for an event at the very end).
@@ -85,10 +94,15 @@ public struct TraceEvent: Sendable, Equatable, Hashable {
     /// Trace time of the event, in milliseconds.
     public var time: Int64
     public var kind: Kind
+    /// The photo a `favourite` or `unfavourite` names, as the trace's requests key it; `nil` for
+    /// the other kinds.
+    public var key: UInt64?
 
-    public init(position: Int, time: Int64, kind: Kind) {
+    public init(position: Int, time: Int64, kind: Kind, key: UInt64? = nil) {
+        precondition(kind.takesKey == (key != nil), "a \(kind.rawValue) event \(kind.takesKey ? "needs" : "takes no") key")
         self.position = position
         self.time = time
         self.kind = kind
+        self.key = key
     }
 }

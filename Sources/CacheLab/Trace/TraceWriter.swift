@@ -220,15 +220,7 @@ private struct Encoder {
             }
             TraceWriter.appendSeconds(time, to: &out)
             out.append(UInt8(ascii: ","))
-            let key = batch.keys[index]
-            if let name = stream.keyName(for: key) {
-                if let problem = TraceWriter.cachelabKeyProblem(name) {
-                    throw .unwritable(file: file, reason: "key \"\(name)\" \(problem)")
-                }
-                out.append(contentsOf: name.utf8)
-            } else {
-                TraceWriter.appendDecimal(key, to: &out)
-            }
+            try appendKey(batch.keys[index], to: &out)
             out.append(UInt8(ascii: ","))
             TraceWriter.appendDecimal(UInt64(size), to: &out)
             if hasEvents {
@@ -244,10 +236,21 @@ private struct Encoder {
         let index = eventsWritten
         try checkTime(event.time, "event \(index) (\(event.kind.rawValue))")
         TraceWriter.appendSeconds(event.time, to: &out)
-        out.append(contentsOf: ",,,".utf8)
+        out.append(UInt8(ascii: ","))
+        if let key = event.key { try appendKey(key, to: &out) }
+        out.append(contentsOf: ",,".utf8)
         out.append(contentsOf: event.kind.rawValue.utf8)
         out.append(UInt8(ascii: "\n"))
         eventsWritten += 1
+    }
+
+    /// Writes `key` as its string (a trace with named keys) or its decimal id.
+    private func appendKey(_ key: UInt64, to out: inout [UInt8]) throws(TraceError) {
+        guard let name = stream.keyName(for: key) else { return TraceWriter.appendDecimal(key, to: &out) }
+        if let problem = TraceWriter.cachelabKeyProblem(name) {
+            throw .unwritable(file: file, reason: "key \"\(name)\" \(problem)")
+        }
+        out.append(contentsOf: name.utf8)
     }
 
     private mutating func checkTime(_ time: Int64, _ what: @autoclosure () -> String) throws(TraceError) {

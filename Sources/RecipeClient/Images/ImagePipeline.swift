@@ -27,7 +27,12 @@ import CacheLabRecorder
 /// - **Integrity.** Only whole images are stored (`ImageDownloading` checks status, length and
 ///   format); a tier never serves bytes that fail its check. A failed download stores nothing and
 ///   reaches its request as its error.
-/// - **Pins.** A pinned image (a favourite) is never evicted from either tier.
+/// - **Pins.** `pin(_:at:)` marks a favourite's photo wanted and pins it in each tier that holds
+///   it, memory first; each tier that stores a wanted photo later pins it right after storing it.
+///   A pinned image is never evicted or expired, and counts against the tier's pin budget
+///   (`TierConfiguration.pinBudget`), not its capacity; one that does not fit stays cached as
+///   usual and is counted (`Holdings.pinRefusals`). `unpin(_:at:)` hands it back to each tier as
+///   used then. The simulator's client applies the same rules to `favourite` events.
 /// - **Disk faults.** A disk file that cannot be opened throws, or leaves the pipeline running on
 ///   memory alone (`ifDiskFails: .runMemoryOnly`, the reason in `diskProblem`), the file untouched.
 ///   A disk that stops taking writes (full, read-only) still serves what it holds; a download it
@@ -35,7 +40,8 @@ import CacheLabRecorder
 /// - **Time** is an input (`at now:`, ms), as in every tier; the pipeline never reads a clock.
 /// - **Recording.** Given a `TraceRecorder`, the pipeline records every request it serves — the
 ///   URL, the image's size and the tier that answered — in ticket order, at the request's time.
-///   A request that fails or is cancelled is not recorded. App events are the app's to record.
+///   A request that fails or is cancelled is not recorded. Pins are recorded as `favourite` and
+///   `unfavourite` events; other app events are the app's to record.
 ///
 /// A relaunch is a new pipeline on the same disk file; app events in between are `perform(_:at:)`.
 public actor ImagePipeline {
@@ -90,6 +96,25 @@ public actor ImagePipeline {
         public var evictions = 0
         /// Entries dropped because their lifetime was over, both tiers.
         public var expirations = 0
+        /// Bytes pinned by favourites in each tier (inside `memoryBytes` and `diskBytes`, outside
+        /// the capacities), and the most pinned at once since the pipeline opened.
+        public var memoryPinnedBytes = 0
+        public var diskPinnedBytes = 0
+        public var peakMemoryPinnedBytes = 0
+        public var peakDiskPinnedBytes = 0
+        /// Pins refused because a tier's pin budget was full.
+        public var pinRefusals = 0
+
+        /// The pins as a run reports them.
+        public var pins: PinSummary {
+            var pins = PinSummary()
+            pins.peakMemoryBytes = peakMemoryPinnedBytes
+            pins.peakDiskBytes = peakDiskPinnedBytes
+            pins.memoryBytes = memoryPinnedBytes
+            pins.diskBytes = diskPinnedBytes
+            pins.refusals = pinRefusals
+            return pins
+        }
     }
 
     /// The tiers this pipeline runs: `ClientConfiguration.recommended` (what `cachelab tune`
@@ -101,6 +126,8 @@ public actor ImagePipeline {
     /// Records each served request, in ticket order (nil: no recording).
     private let recorder: TraceRecorder?
     public private(set) var stats = Stats()
+    /// The favourites' photo URLs: pinned in each tier as it stores them.
+    public private(set) var wanted: Set<String>
 
     private var nextTicket = 0
     // The ticket whose cache operations run now; later tickets wait in `waiting`.
@@ -139,16 +166,19 @@ public actor ImagePipeline {
     ///   - expectedCount: entries the memory tier is sized for up front.
     ///   - ifDiskFails: whether a disk file that cannot be opened (not SQLite, a newer schema, no
     ///     permission) throws or leaves the pipeline running memory-only.
+    ///   - favourites: the photo URLs of the favourites saved before this launch: pinned in each
+    ///     tier as it stores them (the disk's pins persist on their own).
     /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
     ///   `StoreError` if the disk file cannot be opened and `ifDiskFails` is `.fail`.
     public init(
         client: ClientConfiguration = .recommended, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
-        expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail, recorder: TraceRecorder? = nil
+        expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail, recorder: TraceRecorder? = nil,
+        favourites: Set<String> = []
     ) throws {
         guard client.diskLimits != nil else {
             try self.init(
                 client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
-                recorder: recorder)
+                recorder: recorder, favourites: favourites)
             return
         }
         guard let diskPath else { preconditionFailure("ImagePipeline: the client has a disk tier but no disk path") }
@@ -158,33 +188,37 @@ public actor ImagePipeline {
         } catch let problem as StoreError where ifDiskFails == .runMemoryOnly {
             try self.init(
                 client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
-                diskProblem: problem, recorder: recorder)
+                diskProblem: problem, recorder: recorder, favourites: favourites)
             return
         }
         try self.init(
             client: client, store: store, downloader: downloader, at: now, expectedCount: expectedCount,
-            recorder: recorder)
+            recorder: recorder, favourites: favourites)
     }
 
     /// Opens the client's tiers with its disk tier on `store`, already open (nil: no disk tier, or
     /// `diskProblem` says why not).
     public init(
         client: ClientConfiguration = .recommended, store: DiskStore?, downloader: any ImageDownloading, at now: Int64,
-        expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil
+        expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil,
+        favourites: Set<String> = []
     ) throws {
         try client.requireOnline()
         self.client = client
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
-            try client.memory!.policy.makeMemoryTier(configuration: limits, expectedCount: expectedCount)
+            try client.memory!.policy.makeMemoryTier(
+                configuration: limits, expectedCount: expectedCount, pinBudget: client.memory!.effectivePinBudget)
         }
         if let limits = client.diskLimits, let store {
-            disk = try client.disk!.policy.openDiskTier(store: store, configuration: limits, at: now)
+            disk = try client.disk!.policy.openDiskTier(
+                store: store, configuration: limits, at: now, pinBudget: client.disk!.effectivePinBudget)
         } else {
             disk = nil
         }
         self.diskProblem = client.diskLimits == nil ? nil : diskProblem
         self.downloader = downloader
         self.recorder = recorder
+        self.wanted = favourites
     }
 
     /// Makes a request for `url` at `now`, taking the next ticket, and starts its download if no
@@ -233,17 +267,24 @@ public actor ImagePipeline {
         try memory?.value(forKey: url, at: now)
     }
 
-    /// Pins `url` in every tier that holds it: it is never evicted until unpinned. Returns
-    /// whether any tier held it.
+    /// Keeps the photo at `url` for a favourite: pins it in each tier that holds it (memory, then
+    /// disk), and in each tier that stores it later, until `unpin(_:at:)`. Recorded as a
+    /// `favourite` event. Returns whether any tier pinned it now (false: not stored yet, or over
+    /// a budget).
     @discardableResult
-    public func pin(_ url: String) throws -> Bool {
+    public func pin(_ url: String, at now: Int64) throws -> Bool {
+        wanted.insert(url)
+        recorder?.recordEvent(.favourite, key: url, at: now)
         let inMemory = try memory?.pin(url) ?? false
         let onDisk = try disk?.pin(url) ?? false
         return inMemory || onDisk
     }
 
-    /// Unpins `url`: it counts against the capacities again, as used at `now`.
+    /// Lets the photo at `url` go: it counts against the capacities again, as used at `now`.
+    /// Recorded as an `unfavourite` event.
     public func unpin(_ url: String, at now: Int64) throws {
+        wanted.remove(url)
+        recorder?.recordEvent(.unfavourite, key: url, at: now)
         try memory?.unpin(url, at: now)
         try disk?.unpin(url, at: now)
     }
@@ -258,6 +299,8 @@ public actor ImagePipeline {
             try memory?.trim(toCost: target)
         case .sweepDisk(let limit, let trimRatio):
             try disk?.sweep(limit: limit, trimRatio: trimRatio, at: now)
+        case .pin, .unpin:
+            preconditionFailure("ImagePipeline: a trace's pin names a key; pin the photo's URL with pin(_:at:)")
         }
     }
 
@@ -266,7 +309,10 @@ public actor ImagePipeline {
         Holdings(
             memoryCount: memory?.count ?? 0, memoryBytes: memory?.totalBytes ?? 0, diskCount: disk?.count ?? 0,
             diskBytes: disk?.totalBytes ?? 0, evictions: (memory?.evictions ?? 0) + (disk?.evictions ?? 0),
-            expirations: (memory?.expirations ?? 0) + (disk?.expirations ?? 0))
+            expirations: (memory?.expirations ?? 0) + (disk?.expirations ?? 0),
+            memoryPinnedBytes: memory?.pinnedBytes ?? 0, diskPinnedBytes: disk?.pinnedBytes ?? 0,
+            peakMemoryPinnedBytes: memory?.peakPinnedBytes ?? 0, peakDiskPinnedBytes: disk?.peakPinnedBytes ?? 0,
+            pinRefusals: (memory?.pinRefusals ?? 0) + (disk?.pinRefusals ?? 0))
     }
 
     /// Checks both tiers' bookkeeping; stops with a message if it is wrong.
@@ -304,7 +350,7 @@ public actor ImagePipeline {
             return LoadedImage(bytes: bytes, source: .memory)
         }
         if let bytes = try disk?.value(forKey: url, at: now) {
-            try memory?.insert(bytes, forKey: url, at: now)
+            try store(bytes, url, in: memory, at: now)
             recorder?.recordLookup(url, size: bytes.count, source: .disk, at: now)
             return LoadedImage(bytes: bytes, source: .disk)
         }
@@ -313,13 +359,19 @@ public actor ImagePipeline {
         if downloads[ticket] == nil { startDownload(url, for: ticket) }
         let bytes = try await downloads[ticket]!.task.value
         do {
-            try disk?.insert(bytes, forKey: url, at: now)
+            try store(bytes, url, in: disk, at: now)
         } catch {
             stats.diskWriteFailures += 1
         }
-        try memory?.insert(bytes, forKey: url, at: now)
+        try store(bytes, url, in: memory, at: now)
         recorder?.recordLookup(url, size: bytes.count, source: .network, at: now)
         return LoadedImage(bytes: bytes, source: .network)
+    }
+
+    // Stores an image in `tier`, pinning it there if it is a favourite's.
+    private func store(_ bytes: [UInt8], _ url: String, in tier: (any ImageTier)?, at now: Int64) throws {
+        guard let tier, try tier.insert(bytes, forKey: url, at: now), wanted.contains(url) else { return }
+        try tier.pin(url)
     }
 
     private func passTurn() {

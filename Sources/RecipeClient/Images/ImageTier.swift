@@ -7,8 +7,9 @@
 /// - **Hit.** `value(forKey:at:)` returns the bytes of a present, unexpired, intact entry and tells
 ///   the eviction policy it was used; anything else returns `nil`.
 /// - **Capacity and eviction** follow `ImageCaching` (the tier's engine enforces them), except that
-///   **pinned** entries (favourites) are never evicted or expired and do not count against the
-///   capacity: `count` and `totalBytes` include them, the capacity does not.
+///   **pinned** entries (favourites) are never evicted or expired and count against the tier's pin
+///   budget, not its capacity (`PinnedEntries`): `count` and `totalBytes` include them, the
+///   capacity does not.
 /// - **Time** is an input (`at now:`, milliseconds); a tier never reads the wall clock.
 /// - **Errors.** A miss is `nil`; a failure of the storage underneath (disk full, read-only, not a
 ///   database) throws.
@@ -18,6 +19,15 @@ public protocol ImageTier: AnyObject {
 
     /// Bytes stored, pinned entries included.
     var totalBytes: Int { get }
+
+    /// Bytes of the pinned entries.
+    var pinnedBytes: Int { get }
+
+    /// The most bytes pinned at once since the tier opened.
+    var peakPinnedBytes: Int { get }
+
+    /// Pins refused since the tier opened because the entry did not fit the pin budget.
+    var pinRefusals: Int { get }
 
     /// Entries evicted to make room since the tier opened.
     var evictions: Int { get }
@@ -45,7 +55,8 @@ public protocol ImageTier: AnyObject {
 
     /// Pins the stored entry for `url`: it is never evicted until unpinned.
     ///
-    /// - Returns: `false` when nothing is stored for `url` (pin after the image is stored).
+    /// - Returns: `false` when nothing is stored for `url` (pin after the image is stored), or
+    ///   when it does not fit the pin budget (counted in `pinRefusals`; it stays cached as usual).
     @discardableResult
     func pin(_ url: String) throws -> Bool
 

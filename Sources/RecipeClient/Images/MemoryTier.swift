@@ -3,49 +3,54 @@ import CacheLab
 /// The memory tier of the image pipeline: image bytes in a CacheLab engine
 /// `Cache<String, [UInt8], Policy>`, so any policy orders it, under a cost limit in bytes.
 ///
-/// - **Pins.** Pinned entries (favourites) are kept beside the engine, so they are never evicted
-///   or expired and do not count against the capacity.
+/// - **Pins.** Pinned entries (favourites) are kept beside the engine (`PinnedEntries`), so they
+///   are never evicted or expired and count against their own budget, not the capacity.
 /// - **Lifetime.** Nothing persists: a relaunch starts with an empty memory tier.
 ///
 /// - Complexity: O(1) expected per call.
-/// - Invariant: `totalBytes` is the sum of the engine's costs and the pinned images' sizes.
+/// - Invariant: `totalBytes` is the sum of the engine's costs and the pinned images' sizes (in
+///   bytes mode).
 ///
 /// Not `Sendable`: one owner, the pipeline's actor.
 public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     private let engine: Cache<String, [UInt8], Policy>
-    private var pinned: [String: [UInt8]] = [:]
-    private var pinnedBytes = 0
+    private var pins: PinnedEntries<String, [UInt8]>
 
     /// Creates an empty tier. `Policy` must not need the future (Belady): a client has none
     /// (`PolicyKind.makeMemoryTier` and `ImagePipeline` check it and throw).
-    public init(configuration: CacheConfiguration, expectedCount: Int = 1_024) {
+    ///
+    /// - Parameter pinBudget: what pinned images may cost together, in the capacity's unit.
+    public init(configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max) {
         precondition(
             !Policy.needsFuture,
             "MemoryTier: \(Policy.self) needs each request's next use, which a client does not have")
         engine = Cache(configuration: configuration, expectedCount: expectedCount)
+        pins = PinnedEntries(budget: pinBudget)
     }
 
     public var configuration: CacheConfiguration { engine.configuration }
-    public var count: Int { engine.count + pinned.count }
-    public var totalBytes: Int { engine.totalCost + pinnedBytes }
+    public var count: Int { engine.count + pins.count }
+    public var totalBytes: Int { engine.totalCost + pins.bytes }
+    public var pinnedBytes: Int { pins.bytes }
+    public var peakPinnedBytes: Int { pins.peakBytes }
+    public var pinRefusals: Int { pins.refusals }
     /// Entries evicted to make room (trims included).
     public var evictions: Int { engine.evictions }
     /// Entries dropped because their lifetime was over.
     public var expirations: Int { engine.expirations }
 
     public func contains(_ url: String, at now: Int64) -> Bool {
-        pinned[url] != nil || engine.isLive(url, at: now)
+        pins.contains(url) || engine.isLive(url, at: now)
     }
 
     public func value(forKey url: String, at now: Int64) -> [UInt8]? {
-        pinned[url] ?? engine.value(forKey: url, at: now)
+        pins[url]?.value ?? engine.value(forKey: url, at: now)
     }
 
     @discardableResult
     public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) -> Bool {
-        if let old = pinned[url] {
-            pinned[url] = bytes
-            pinnedBytes += bytes.count - old.count
+        if pins.contains(url) {
+            pins.set(url, bytes, cost: configuration.cost(ofSize: bytes.count), size: bytes.count)
             return true
         }
         guard engine.insert(bytes, forKey: url, size: bytes.count, at: now) else {
@@ -56,26 +61,24 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     public func remove(_ url: String) {
-        if let old = pinned.removeValue(forKey: url) {
-            pinnedBytes -= old.count
-        } else {
+        if pins.remove(url) == nil {
             _ = engine.removeValue(forKey: url)
         }
     }
 
     @discardableResult
     public func pin(_ url: String) -> Bool {
-        if pinned[url] != nil { return true }
-        guard let bytes = engine.removeValue(forKey: url) else { return false }
-        pinned[url] = bytes
-        pinnedBytes += bytes.count
+        if pins.contains(url) { return true }
+        guard let cost = engine.cost(forKey: url), pins.admits(cost: cost),
+            let bytes = engine.removeValue(forKey: url)
+        else { return false }
+        pins.set(url, bytes, cost: cost, size: bytes.count)
         return true
     }
 
     public func unpin(_ url: String, at now: Int64) {
-        guard let bytes = pinned.removeValue(forKey: url) else { return }
-        pinnedBytes -= bytes.count
-        engine.insert(bytes, forKey: url, size: bytes.count, at: now)
+        guard let entry = pins.remove(url) else { return }
+        engine.insert(entry.value, forKey: url, size: entry.size, at: now)
     }
 
     public func sweep(limit: Int, trimRatio: Double, at now: Int64) {
@@ -91,8 +94,8 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     public func checkInvariants() {
         engine.checkInvariants()
         precondition(
-            Set(engine.storedKeys).isDisjoint(with: pinned.keys), "MemoryTier: a pinned URL is in the eviction engine")
-        precondition(pinnedBytes == pinned.values.reduce(0) { $0 + $1.count }, "MemoryTier: pinned bytes disagree")
+            Set(engine.storedKeys).isDisjoint(with: pins.keys), "MemoryTier: a pinned URL is in the eviction engine")
+        pins.checkInvariants("MemoryTier")
     }
 }
 
@@ -101,18 +104,20 @@ extension PolicyKind {
     ///
     /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady).
     public func makeMemoryTier(
-        configuration: CacheConfiguration, expectedCount: Int = 1_024
+        configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max
     ) throws(PolicyError) -> any ImageTier {
         try requireOnline(for: "a client's memory tier")
-        return withOrder(MemoryTierMaker(configuration: configuration, expectedCount: expectedCount))
+        return withOrder(
+            MemoryTierMaker(configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget))
     }
 }
 
 private struct MemoryTierMaker: PolicyBody {
     let configuration: CacheConfiguration
     let expectedCount: Int
+    let pinBudget: Int
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> any ImageTier {
-        MemoryTier<Policy>(configuration: configuration, expectedCount: expectedCount)
+        MemoryTier<Policy>(configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget)
     }
 }

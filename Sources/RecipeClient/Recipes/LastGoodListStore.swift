@@ -9,4 +9,11 @@
 public protocol LastGoodListStore {
     func loadLastGoodList() throws -> [UInt8]?
     func saveLastGoodList(_ json: [UInt8], at now: Int64) throws
+    /// When the saved list was saved (the `now` of its save), or nil if none is or the store does
+    /// not know.
+    func lastGoodListSavedAt() throws -> Int64?
+}
+
+extension LastGoodListStore {
+    public func lastGoodListSavedAt() throws -> Int64? { nil }
 }

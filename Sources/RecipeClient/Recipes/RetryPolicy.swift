@@ -35,6 +35,14 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Three attempts, 0.5 s then 1 s apart, ±20 %.
     public static let standard = RetryPolicy()
 
+    /// The same policy with its jitter drawn from `seed`: an install's own
+    /// (`DiskStore.installSeed()`), so installs do not retry in step, each the same every run.
+    public func seeded(_ seed: UInt64) -> RetryPolicy {
+        var policy = self
+        policy.seed = seed
+        return policy
+    }
+
     /// One attempt, no retries.
     public static let never = RetryPolicy(maxAttempts: 1)
 

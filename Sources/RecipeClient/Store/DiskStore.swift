@@ -1,7 +1,7 @@
 import CSQLite
 
-/// The persistent blob store under the disk tier: image bytes keyed by their full URL, and the
-/// last good recipe list, in one SQLite file (WAL).
+/// The persistent blob store under the disk tier: image bytes keyed by their full URL, the last
+/// good recipe list, the favourite recipes and the install's settings, in one SQLite file (WAL).
 ///
 /// Every blob is stored with its length and a checksum (`Checksum`, FNV-1a 64) in the same row,
 /// written by one statement, so a row is never partial. A read serves bytes only when both match;
@@ -13,7 +13,7 @@ import CSQLite
 /// Not `Sendable`: one owner, like its `SQLiteDatabase`.
 public final class DiskStore {
     /// The schema this build writes and reads, kept in the file's `user_version`.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// One stored image, as `entries()` lists it.
     public struct Entry: Equatable, Sendable {
@@ -118,6 +118,23 @@ public final class DiskStore {
                         WHERE (other.last_access, other.rowid) <= (images.last_access, images.rowid));
                     """)
             }
+            if found < 3 {
+                // Version 3 keeps favourite recipes (as received, checksummed like every blob) and
+                // the install's settings (the retry jitter's seed).
+                try database.execute(
+                    """
+                    CREATE TABLE favourites (
+                        uuid TEXT PRIMARY KEY,
+                        json BLOB NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        favourited_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE settings (
+                        name TEXT PRIMARY KEY,
+                        value INTEGER NOT NULL
+                    );
+                    """)
+            }
             try database.setUserVersion(schemaVersion)
         }
     }
@@ -181,9 +198,13 @@ public final class DiskStore {
         }
     }
 
-    /// Marks the row for `url` pinned or not. Returns `false` if there is no such row.
+    /// Marks the row for `url` pinned or not, and, given `now`, records a use of it then (an
+    /// unpinned entry re-enters the order as used). Returns `false` if there is no such row.
     @discardableResult
-    public func setPinned(url: String, _ pinned: Bool) throws -> Bool {
+    public func setPinned(url: String, _ pinned: Bool, at now: Int64? = nil) throws -> Bool {
+        if let now {
+            try touchImage.execute(.text(url), .integer(now), .integer(takeUse()))
+        }
         try updatePinned.execute(.text(url), .integer(pinned ? 1 : 0))
         return database.changes > 0
     }
@@ -255,6 +276,60 @@ public final class DiskStore {
 
     private func hasLastGoodList() throws -> Bool {
         try database.prepare("SELECT 1 FROM last_good_list").query { _ in true } ?? false
+    }
+
+    /// When the last good list was saved, or nil if none is.
+    public func lastGoodListSavedAt() throws -> Int64? {
+        try database.prepare("SELECT saved_at FROM last_good_list WHERE id = 1").query { $0.int64(at: 0) }
+    }
+
+    // MARK: Favourites
+
+    /// The favourites, oldest first. A row that fails its checksum is deleted (counted in
+    /// `corruptionsFound`) and left out.
+    public func loadFavourites() throws -> [StoredFavourite] {
+        var result: [StoredFavourite] = []
+        var corrupt: [String] = []
+        try database.prepare(
+            "SELECT uuid, json, checksum, favourited_at FROM favourites ORDER BY favourited_at, rowid"
+        ).forEachRow { row in
+            let json = row.blob(at: 1)
+            if Checksum.stored(json) == row.int64(at: 2) {
+                result.append(StoredFavourite(uuid: row.text(at: 0), json: json, favouritedAt: row.int64(at: 3)))
+            } else {
+                corrupt.append(row.text(at: 0))
+            }
+        }
+        for uuid in corrupt { try removeFavourite(uuid: uuid) }
+        corruptionsFound += corrupt.count
+        return result
+    }
+
+    /// Saves a favourite in one statement, replacing one with the same uuid.
+    public func saveFavourite(_ favourite: StoredFavourite) throws {
+        try database.prepare(
+            "INSERT OR REPLACE INTO favourites (uuid, json, checksum, favourited_at) VALUES (?1, ?2, ?3, ?4)"
+        ).execute(
+            .text(favourite.uuid), .blob(favourite.json), .integer(Checksum.stored(favourite.json)),
+            .integer(favourite.favouritedAt))
+    }
+
+    /// Deletes the favourite with `uuid`, if any.
+    public func removeFavourite(uuid: String) throws {
+        try database.prepare("DELETE FROM favourites WHERE uuid = ?1").execute(.text(uuid))
+    }
+
+    // MARK: Settings
+
+    /// This install's seed for the retry jitter: drawn from the system's generator the first time
+    /// and kept, so one install waits the same delays every launch and two installs differ.
+    public func installSeed() throws -> UInt64 {
+        let read = try database.prepare("SELECT value FROM settings WHERE name = 'install_seed'")
+        if let seed = try read.query(read: { $0.int64(at: 0) }) { return UInt64(bitPattern: seed) }
+        let seed = UInt64.random(in: .min ... .max)
+        try database.prepare("INSERT INTO settings (name, value) VALUES ('install_seed', ?1)").execute(
+            .integer(Int64(bitPattern: seed)))
+        return seed
     }
 
     private static func isIntact(_ bytes: [UInt8], size: Int64, checksum: Int64) -> Bool {

@@ -8,10 +8,12 @@ extension PolicyKind {
     /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady), before
     ///   touching the store; else `StoreError`.
     public func openDiskTier(
-        store: DiskStore, configuration: CacheConfiguration, at now: Int64
+        store: DiskStore, configuration: CacheConfiguration, at now: Int64, pinBudget: Int = .max
     ) throws -> any ImageTier {
         try requireOnline(for: "a client's disk tier")
-        return try withOrder(DiskTierOpener(store: store, configuration: configuration, now: now)).get()
+        return try withOrder(
+            DiskTierOpener(store: store, configuration: configuration, now: now, pinBudget: pinBudget)
+        ).get()
     }
 
     /// Opens the store file at `path` and a disk tier of `capacity` bytes over it, with this
@@ -26,8 +28,9 @@ private struct DiskTierOpener: PolicyBody {
     let store: DiskStore
     let configuration: CacheConfiguration
     let now: Int64
+    let pinBudget: Int
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Result {
-        Result { try DiskTier<Policy>(store: store, configuration: configuration, at: now) }
+        Result { try DiskTier<Policy>(store: store, configuration: configuration, at: now, pinBudget: pinBudget) }
     }
 }

@@ -15,9 +15,10 @@ import CacheLab
 ///   restart at 1 (ties broken by last access), and a fixed TTL counts from the last access, not
 ///   the first insertion. Rows that no longer fit a smaller capacity are evicted, and expired
 ///   rows swept, at open.
-/// - **Pins.** Pinned entries are kept out of the engine, so they are never evicted and do not
-///   count against the capacity; SQLite marks them `pinned = 1` and they stay pinned across
-///   launches.
+/// - **Pins.** Pinned entries are kept out of the engine (`PinnedEntries`), so they are never
+///   evicted and count against their own budget, not the capacity; SQLite marks them
+///   `pinned = 1` and they stay pinned across launches (kept at open even past a smaller budget).
+///   Unpinning records a use of the row, so its place in the order survives a relaunch.
 /// - **Corruption.** A read whose row fails its length or checksum check is a miss: the store
 ///   deletes the row and the tier removes the entry from the engine.
 /// - **Failures.** If SQLite fails while the engine evicted entries, their rows may stay on disk
@@ -34,20 +35,22 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     public let store: DiskStore
     private let engine: Cache<String, Int, Policy>
     private let dropped = DroppedEntries()
-    private var pinnedSizes: [String: Int] = [:]
-    private var pinnedBytes = 0
+    private var pins: PinnedEntries<String, Void>
     private var unpinnedBytes = 0
 
     /// Opens the tier over `store`, rebuilding the eviction order from its rows, and sweeping
     /// entries expired at `now`.
     /// `Policy` must not need the future (Belady): a client has none (`PolicyKind.openDiskTier`
     /// checks it and throws).
-    public init(store: DiskStore, configuration: CacheConfiguration, at now: Int64) throws {
+    ///
+    /// - Parameter pinBudget: what newly pinned images may cost together, in the capacity's unit.
+    public init(store: DiskStore, configuration: CacheConfiguration, at now: Int64, pinBudget: Int = .max) throws {
         precondition(
             !Policy.needsFuture, "DiskTier: \(Policy.self) needs each request's next use, which a client does not have")
         self.store = store
         let rows = try store.entries()
         engine = Cache(configuration: configuration, expectedCount: max(rows.count, 64))
+        pins = PinnedEntries(budget: pinBudget)
         engine.onRemoval = { [dropped] url, size, _ in
             dropped.urls.append(url)
             dropped.bytes += size ?? 0
@@ -55,8 +58,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         var refused: [String] = []
         for row in rows {
             if row.pinned {
-                pinnedSizes[row.url] = row.size
-                pinnedBytes += row.size
+                pins.set(row.url, (), cost: configuration.cost(ofSize: row.size), size: row.size)
             } else if engine.insert(row.size, forKey: row.url, size: row.size, at: row.lastAccess) {
                 unpinnedBytes += row.size
             } else {
@@ -73,8 +75,11 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     public var configuration: CacheConfiguration { engine.configuration }
-    public var count: Int { engine.count + pinnedSizes.count }
-    public var totalBytes: Int { unpinnedBytes + pinnedBytes }
+    public var count: Int { engine.count + pins.count }
+    public var totalBytes: Int { unpinnedBytes + pins.bytes }
+    public var pinnedBytes: Int { pins.bytes }
+    public var peakPinnedBytes: Int { pins.peakBytes }
+    public var pinRefusals: Int { pins.refusals }
     /// Entries evicted to make room since open (rebuilding at open included).
     public var evictions: Int { engine.evictions }
     /// Entries dropped because their lifetime was over since open.
@@ -82,10 +87,10 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     /// The unpinned URLs, next victim first (as far as the policy can tell).
     public var evictionOrder: [String] { engine.storedKeys }
     /// The pinned URLs, in no particular order.
-    public var pinnedURLs: [String] { Array(pinnedSizes.keys) }
+    public var pinnedURLs: [String] { Array(pins.keys) }
 
     public func contains(_ url: String, at now: Int64) -> Bool {
-        pinnedSizes[url] != nil || engine.isLive(url, at: now)
+        pins.contains(url) || engine.isLive(url, at: now)
     }
 
     public func sweep(limit: Int, trimRatio: Double, at now: Int64) throws {
@@ -99,9 +104,9 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     public func value(forKey url: String, at now: Int64) throws -> [UInt8]? {
-        if pinnedSizes[url] != nil {
+        if pins.contains(url) {
             if let bytes = try store.get(url: url, at: now) { return bytes }
-            forgetPinned(url)
+            pins.remove(url)
             return nil
         }
         guard engine.value(forKey: url, at: now) != nil else {
@@ -119,10 +124,9 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
 
     @discardableResult
     public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) throws -> Bool {
-        if let oldSize = pinnedSizes[url] {
+        if pins.contains(url) {
             try store.put(url: url, bytes: bytes, at: now)
-            pinnedSizes[url] = bytes.count
-            pinnedBytes += bytes.count - oldSize
+            pins.set(url, (), cost: configuration.cost(ofSize: bytes.count), size: bytes.count)
             return true
         }
         if let oldSize = engine.removeValue(forKey: url) { unpinnedBytes -= oldSize }
@@ -147,9 +151,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     public func remove(_ url: String) throws {
-        if pinnedSizes[url] != nil {
-            forgetPinned(url)
-        } else if let size = engine.removeValue(forKey: url) {
+        if pins.remove(url) == nil, let size = engine.removeValue(forKey: url) {
             unpinnedBytes -= size
         }
         try store.remove(url: url)
@@ -157,8 +159,8 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
 
     @discardableResult
     public func pin(_ url: String) throws -> Bool {
-        if pinnedSizes[url] != nil { return true }
-        guard engine.contains(url) else { return false }
+        if pins.contains(url) { return true }
+        guard let cost = engine.cost(forKey: url), pins.admits(cost: cost) else { return false }
         guard try store.setPinned(url: url, true) else {
             // The row is gone from under the tier: forget the entry.
             if let size = engine.removeValue(forKey: url) { unpinnedBytes -= size }
@@ -166,15 +168,14 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         }
         let size = engine.removeValue(forKey: url) ?? 0
         unpinnedBytes -= size
-        pinnedSizes[url] = size
-        pinnedBytes += size
+        pins.set(url, (), cost: cost, size: size)
         return true
     }
 
     public func unpin(_ url: String, at now: Int64) throws {
-        guard let size = pinnedSizes[url] else { return }
-        try store.setPinned(url: url, false)
-        forgetPinned(url)
+        guard let size = pins[url]?.size else { return }
+        try store.setPinned(url: url, false, at: now)
+        pins.remove(url)
         if engine.insert(size, forKey: url, size: size, at: now) {
             unpinnedBytes += size
             try store.remove(urls: takeDropped())
@@ -188,20 +189,17 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         let rows = try store.entries()
         let engineKeys = Set(engine.storedKeys)
         precondition(
-            engineKeys.isDisjoint(with: pinnedSizes.keys), "DiskTier: a pinned URL is in the eviction engine")
+            engineKeys.isDisjoint(with: pins.keys), "DiskTier: a pinned URL is in the eviction engine")
         precondition(
-            Set(rows.map(\.url)) == engineKeys.union(pinnedSizes.keys),
-            "DiskTier: \(rows.count) rows on disk but \(engineKeys.count) + \(pinnedSizes.count) entries known")
+            Set(rows.map(\.url)) == engineKeys.union(pins.keys),
+            "DiskTier: \(rows.count) rows on disk but \(engineKeys.count) + \(pins.count) entries known")
         for row in rows {
-            precondition(row.pinned == (pinnedSizes[row.url] != nil), "DiskTier: pin of \(row.url) disagrees")
+            precondition(row.pinned == pins.contains(row.url), "DiskTier: pin of \(row.url) disagrees")
         }
+        pins.checkInvariants("DiskTier")
         precondition(
             rows.reduce(0) { $0 + $1.size } == totalBytes,
             "DiskTier: totalBytes \(totalBytes) disagrees with the rows")
-    }
-
-    private func forgetPinned(_ url: String) {
-        if let size = pinnedSizes.removeValue(forKey: url) { pinnedBytes -= size }
     }
 
     // The URLs the engine dropped on its own since the last call, their bytes subtracted.

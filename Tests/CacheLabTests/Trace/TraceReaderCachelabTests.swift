@@ -93,13 +93,38 @@ import Testing
     @Test func refusesAnUnknownEvent() {
         #expect(
             TraceFixtures.failure("time,key,size,event\n1,,,crash\n")
-                == "t.csv:2: event \"crash\" is not one of get, relaunch, background, foreground, memory_warning")
+                == "t.csv:2: event \"crash\" is not one of get, relaunch, background, foreground, memory_warning, "
+                + "favourite, unfavourite")
     }
 
-    @Test func refusesAnEventWithAKey() {
+    @Test func refusesAnEventWithAKeyOrASize() {
         #expect(
-            TraceFixtures.failure("time,key,size,event\n1,a,5,relaunch\n")
-                == "t.csv:2: a relaunch event takes no key and no size; leave both empty")
+            TraceFixtures.failure("time,key,size,event\n1,a,,relaunch\n")
+                == "t.csv:2: a relaunch event takes no key; leave it empty")
+        #expect(
+            TraceFixtures.failure("time,key,size,event\n1,,5,background\n")
+                == "t.csv:2: a background event takes no size; leave it empty")
+        #expect(
+            TraceFixtures.failure("time,key,size,event\n1,a,5,favourite\n")
+                == "t.csv:2: a favourite event takes no size; leave it empty")
+    }
+
+    @Test func readsFavouritesWithThePhotosKey() throws {
+        // Given a favourite of a photo requested later, and its unfavourite
+        let text = "time,key,size,event\n1,b.jpg,,favourite\n2,a.jpg,5,\n3,b.jpg,7,get\n4,b.jpg,,unfavourite\n"
+        let trace = try TraceReader.read(bytes: Array(text.utf8), name: "t.csv")
+
+        // Then the events name the photo by the key its requests have (interned at first mention)
+        #expect(trace.keyNames == ["b.jpg", "a.jpg"])
+        #expect(trace.keys == [1, 0])
+        #expect(
+            trace.events == [
+                TraceEvent(position: 0, time: 1000, kind: .favourite, key: 0),
+                TraceEvent(position: 2, time: 4000, kind: .unfavourite, key: 0),
+            ])
+        #expect(
+            TraceFixtures.failure("time,key,size,event\n1,,,unfavourite\n")
+                == "t.csv:2: an unfavourite event needs the photo's key")
     }
 
     @Test func refusesAnEmptyKeyAQuotedKeyAndALoneCarriageReturn() {

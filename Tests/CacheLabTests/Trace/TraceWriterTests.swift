@@ -51,6 +51,7 @@ import Testing
         var trace = Trace(name: "demo", keyNames: ["a.jpg", "b.jpg"])
         trace.append(time: 0, key: 1, size: 10)
         trace.appendEvent(.memoryWarning, time: 1)
+        trace.appendEvent(.favourite, time: 2, key: 0)
         trace.append(time: 86_400_500, key: 0, size: 20)
 
         // Then the file is a comment, a header and one line each
@@ -61,6 +62,7 @@ import Testing
                 time,key,size,event
                 0,b.jpg,10,
                 0.001,,,memory_warning
+                0.002,a.jpg,,favourite
                 86400.5,a.jpg,20,
 
                 """)

@@ -157,7 +157,7 @@ struct ImagePipelineTests {
                 let moreFillers = photos[7...12].map { F.url(of: $0, on: server) }
                 let pipeline = try F.makePipeline(client: F.makeClient(memory: 30_000, disk: 30_000), path: path)
                 _ = try await pipeline.image(for: favourite, at: 0)
-                #expect(try await pipeline.pin(favourite))
+                #expect(try await pipeline.pin(favourite, at: 0))
 
                 // When six more photos pass through
                 var time: Int64 = 1
@@ -204,7 +204,7 @@ struct ImagePipelineTests {
                 let client = F.makeClient(memory: 30_000, disk: 30_000)
                 let pipeline = try F.makePipeline(client: client, path: path)
                 _ = try await pipeline.image(for: favourite, at: 0)
-                #expect(try await pipeline.pin(favourite))
+                #expect(try await pipeline.pin(favourite, at: 0))
 
                 // When the app relaunches and six photos pass through
                 let relaunched = try F.makePipeline(client: client, path: path, at: 1)

@@ -11,7 +11,7 @@ struct RecipeListModelTests {
     /// A model fetching `/recipes.json` from `server` through URLSession, never sleeping for real.
     private func makeModel(
         server: StubServer,
-        store: InMemoryLastGoodListStore = InMemoryLastGoodListStore(),
+        store: InMemoryRecipeStore = InMemoryRecipeStore(),
         retryPolicy: RetryPolicy = .standard,
         sleeper: SleepRecorder = SleepRecorder()
     ) -> RecipeListModel {
@@ -36,7 +36,7 @@ struct RecipeListModelTests {
         // Given the live payload
         let server = StubServer()
         server.script(.ok(try Fixtures.data("recipes.json")))
-        let store = InMemoryLastGoodListStore()
+        let store = InMemoryRecipeStore()
         let model = makeModel(server: server, store: store)
 
         // When the list loads
@@ -60,7 +60,7 @@ struct RecipeListModelTests {
 
         let state = await model.load()
 
-        #expect(state == .failed("We received recipes we couldn't read. Please try again later."))
+        #expect(state == .failed("We received recipes we couldn't read. Please try again later.", favourites: []))
         #expect(server.requestCount() == 1)
         #expect(sleeper.delays.isEmpty)
     }
@@ -85,7 +85,7 @@ struct RecipeListModelTests {
 
         let state = await model.load()
 
-        #expect(state == .failed("The recipe server is having trouble right now. Please try again later."))
+        #expect(state == .failed("The recipe server is having trouble right now. Please try again later.", favourites: []))
         #expect(server.requestCount() == 3)
         #expect(sleeper.delays.count == 2)
     }
@@ -104,7 +104,10 @@ struct RecipeListModelTests {
         // Then the last good list shows with the error
         #expect(good.count == 63)
         #expect(
-            state == .failedWithLastGood(good, "The recipe server is having trouble right now. Please try again later.")
+            state
+                == .failedWithLastGood(
+                    SavedList(recipes: good, savedAt: Self.now),
+                    "The recipe server is having trouble right now. Please try again later.", favourites: [])
         )
         #expect(state.recipes == good)
     }
@@ -112,7 +115,7 @@ struct RecipeListModelTests {
     @Test(.enabled(if: Fixtures.available))
     func relaunchThatFailsShowsThePersistedList() async throws {
         // Given a first launch that fetched the list into the store
-        let store = InMemoryLastGoodListStore()
+        let store = InMemoryRecipeStore()
         let first = StubServer()
         first.script(.ok(try Fixtures.data("recipes.json")))
         let good = await makeModel(server: first, store: store).load().recipes
@@ -126,7 +129,11 @@ struct RecipeListModelTests {
 
         // Then it shows the list saved before the relaunch
         #expect(persisted == good)
-        #expect(state == .failedWithLastGood(good, "You appear to be offline. Check your connection and try again."))
+        #expect(
+            state
+                == .failedWithLastGood(
+                    SavedList(recipes: good, savedAt: Self.now),
+                    "You appear to be offline. Check your connection and try again.", favourites: []))
     }
 
     @Test func transportErrorThenSuccessLoadsOnTheSecondAttempt() async {
@@ -170,7 +177,7 @@ struct RecipeListModelTests {
 
         let state = await model.load()
 
-        #expect(state == .failed("We couldn't load recipes from the server. Please try again later."))
+        #expect(state == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
         #expect(server.requestCount() == 1)
         #expect(sleeper.delays.isEmpty)
     }
@@ -182,17 +189,17 @@ struct RecipeListModelTests {
 
         #expect(await model.load() == .loaded(Fixtures.twoRecipes))
         #expect(await model.refresh() == .empty)
-        #expect(await model.refresh() == .failed("We couldn't load recipes from the server. Please try again later."))
+        #expect(await model.refresh() == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
     }
 
     @Test func unreadablePersistedListCountsAsNone() async {
-        let store = InMemoryLastGoodListStore(json: Array("not json".utf8))
+        let store = InMemoryRecipeStore(json: Array("not json".utf8))
         let server = StubServer()
         server.script(.status(404))
         let model = makeModel(server: server, store: store)
 
         #expect(await model.lastGoodList == nil)
-        #expect(await model.load() == .failed("We couldn't load recipes from the server. Please try again later."))
+        #expect(await model.load() == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
     }
 
     @Test func storeThatThrowsCountsAsNoneAndDoesNotStopLoading() async {
@@ -212,8 +219,8 @@ struct RecipeListModelTests {
         #expect(
             await model.refresh()
                 == .failedWithLastGood(
-                    Fixtures.twoRecipes,
-                    "We couldn't load recipes from the server. Please try again later."
+                    SavedList(recipes: Fixtures.twoRecipes, savedAt: Self.now),
+                    "We couldn't load recipes from the server. Please try again later.", favourites: []
                 )
         )
     }
@@ -224,7 +231,7 @@ struct RecipeListModelTests {
         server.script(.status(500))
         let model = RecipeListModel(
             service: server.makeService(),
-            store: InMemoryLastGoodListStore(),
+            store: InMemoryRecipeStore(),
             sleep: { _ in
                 withUnsafeCurrentTask { $0?.cancel() }
                 throw CancellationError()
@@ -242,7 +249,7 @@ struct RecipeListModelTests {
 }
 
 /// A store whose every call fails.
-private final class ThrowingStore: LastGoodListStore {
+private final class ThrowingStore: RecipeStore {
     struct Failure: Error {}
 
     func loadLastGoodList() throws -> [UInt8]? {
@@ -250,6 +257,20 @@ private final class ThrowingStore: LastGoodListStore {
     }
 
     func saveLastGoodList(_ json: [UInt8], at now: Int64) throws {
+        throw Failure()
+    }
+
+    var keepsFavourites: Bool { true }
+
+    func loadFavourites() throws -> [StoredFavourite] {
+        throw Failure()
+    }
+
+    func saveFavourite(_ favourite: StoredFavourite) throws {
+        throw Failure()
+    }
+
+    func removeFavourite(uuid: String) throws {
         throw Failure()
     }
 }
