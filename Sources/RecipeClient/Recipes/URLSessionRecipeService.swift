@@ -5,6 +5,9 @@ import Foundation
 #endif
 
 /// Fetches the recipe list with `URLSession` (async/await), bypassing any HTTP cache.
+///
+/// Relative photo paths in the list are resolved against `url`, so every photo URL the service
+/// returns is absolute and can key the image pipeline as it is.
 public struct URLSessionRecipeService: RecipeService {
     public let url: URL
     public let session: URLSession
@@ -27,6 +30,11 @@ public struct URLSessionRecipeService: RecipeService {
     }
 
     public func fetchRecipes() async throws(RecipeServiceError) -> [Recipe] {
+        try await fetchRecipeList().recipes
+    }
+
+    /// Fetches the list with what its decoding dropped (`RecipeList.dropped`).
+    public func fetchRecipeList() async throws(RecipeServiceError) -> RecipeList {
         var request = URLRequest(url: url)
         request.cachePolicy = .reloadIgnoringLocalCacheData
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -47,16 +55,31 @@ public struct URLSessionRecipeService: RecipeService {
         if let http = response as? HTTPURLResponse, !(200...299).contains(http.statusCode) {
             throw .httpStatus(http.statusCode)
         }
-        return try Self.decode(data)
+        return try Self.decodeList(data, photoBase: url)
     }
 
     /// Decodes a response body into recipes, mapping failures to `RecipeServiceError`.
-    public static func decode(_ data: Data) throws(RecipeServiceError) -> [Recipe] {
+    ///
+    /// - Parameter photoBase: what relative photo paths resolve against; without one they stay
+    ///   relative.
+    public static func decode(_ data: Data, photoBase: URL? = nil) throws(RecipeServiceError) -> [Recipe] {
+        try decodeList(data, photoBase: photoBase).recipes
+    }
+
+    /// Decodes a response body into a recipe list, with the optional fields it dropped.
+    ///
+    /// - Parameter photoBase: what relative photo paths resolve against; without one they stay
+    ///   relative.
+    public static func decodeList(_ data: Data, photoBase: URL? = nil) throws(RecipeServiceError) -> RecipeList {
         guard !data.isEmpty else {
             throw .emptyBody
         }
+        let decoder = JSONDecoder()
+        if let photoBase {
+            decoder.userInfo[.recipePhotoBase] = photoBase
+        }
         do {
-            return try JSONDecoder().decode(RecipeList.self, from: data).recipes
+            return try decoder.decode(RecipeList.self, from: data)
         } catch let error as DecodingError {
             throw .malformedPayload(detail: error.summary)
         } catch {
