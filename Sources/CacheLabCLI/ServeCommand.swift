@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
 
             Routes (lists and photos carry ETag and Cache-Control; a matching
             If-None-Match gets 304):
-              GET  /recipes.json               the list; photo URLs point here
+              GET  /recipes.json               the list; photo URLs point here (paths
+                                               like /photos/<folder>/small.jpg with
+                                               --relative-photo-paths)
               GET  /recipes-malformed.json     the list, "name" gone from 3 recipes
               GET  /recipes-empty.json         {"recipes": []}
               GET  /photos/<folder>/small.jpg  JPEG-like bytes of the photo's size,
@@ -71,6 +73,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cache-Control max-age of lists and photos.", valueName: "seconds"))
     var maxAge = 3_600
 
+    @Flag(
+        help: ArgumentHelp(
+            "Give photo URLs in the lists as paths relative to the server (/photos/<folder>/small.jpg).",
+            discussion: """
+                Imitates an API that returns relative photo paths; clients resolve them against the \
+                base URL they fetched the list from (RecipeClient's APIEnvironment does). Photos are \
+                served at the same paths either way.
+                """))
+    var relativePhotoPaths = false
+
     func validate() throws {
         if trace != nil, catalog != nil { throw ValidationError("--trace and --catalog are alternatives: give one") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535 (0 picks one)") }
@@ -99,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.bandwidth = bandwidth
         configuration.faults = .spread(faultRate, over: try faultKinds())
         configuration.maxAge = maxAge
+        configuration.relativePhotoPaths = relativePhotoPaths
         return configuration
     }
 

@@ -5,13 +5,15 @@ import RecipeClient
 ///
 /// - Bytes that are not a recipe list are refused with `emptyBody` (no bytes at all) or
 ///   `malformedPayload` with a detail; never anything else, never a crash.
-/// - A list that decodes holds only absolute http(s) URLs with a host, and encoded again and
-///   decoded, it is the same list.
+/// - A list that decodes (relative photo paths resolved against `photoBase`) holds only absolute
+///   http(s) URLs with a host, and encoded again and decoded, it is the same list.
 enum RecipeChecks {
+    static let photoBase = URL(string: "https://recipes.example/")!
+
     static func check(_ bytes: [UInt8]) -> [String] {
         let recipes: [Recipe]
         do {
-            recipes = try URLSessionRecipeService.decode(Data(bytes))
+            recipes = try URLSessionRecipeService.decode(Data(bytes), photoBase: photoBase)
         } catch {
             switch error {
             case .emptyBody: return bytes.isEmpty ? [] : ["\(bytes.count) bytes refused as an empty body"]
@@ -23,15 +25,15 @@ enum RecipeChecks {
         }
         var problems: [String] = []
         for recipe in recipes {
-            let urls =
-                [recipe.photoURLLarge, recipe.photoURLSmall] + [recipe.sourceURL, recipe.youtubeURL].compactMap { $0 }
-            for url in urls where !["http", "https"].contains(url.scheme?.lowercased()) || (url.host ?? "").isEmpty {
+            let urls = [recipe.photoURLLarge, recipe.photoURLSmall, recipe.sourceURL, recipe.youtubeURL]
+            for case let url? in urls
+            where !["http", "https"].contains(url.scheme?.lowercased()) || (url.host ?? "").isEmpty {
                 problems.append("recipe \(recipe.uuid.debugDescription) kept \(url.absoluteString.debugDescription)")
             }
         }
         do {
             let encoded = try JSONEncoder().encode(RecipeList(recipes: recipes))
-            let again = try URLSessionRecipeService.decode(encoded)
+            let again = try URLSessionRecipeService.decode(encoded, photoBase: photoBase)
             if again != recipes { problems.append("encoded and decoded again, the \(recipes.count) recipes differ") }
         } catch {
             problems.append("the \(recipes.count) recipes it decoded do not survive encoding: \(error)")

@@ -16,7 +16,8 @@ extension FixtureCatalog {
     }
 
     /// The listing as JSON, formatted as the real API's files are (sorted keys, 4-space indent,
-    /// raw UTF-8, trailing newline), with photo URLs under `baseURL` (no trailing slash).
+    /// raw UTF-8, trailing newline), with photo URLs under `baseURL` (no trailing slash). An empty
+    /// `baseURL` gives photo URLs that are paths relative to the server's root, `/photos/...`.
     public func json(_ listing: Listing, baseURL: String) -> String {
         let shown = listing == .empty ? [] : recipes
         guard !shown.isEmpty else { return "{\n    \"recipes\": []\n}\n" }

@@ -15,6 +15,10 @@ public struct FixtureConfiguration: Sendable, Equatable {
     /// Port to bind; 0 picks a free one (learn it from `FixtureServer.baseURL`).
     public var port = 0
     public var catalog = CatalogSource.generated(recipes: 63)
+    /// Lists give photo URLs as paths relative to the server (`/photos/<folder>/small.jpg`) instead
+    /// of absolute URLs on it, as an API behind a CDN or a proxy may; clients resolve them against
+    /// the base URL they fetched the list from. Photos are served at the same paths either way.
+    public var relativePhotoPaths = false
     public var seed: UInt64 = 1
     /// `Cache-Control: public, max-age=` for lists and photos.
     public var maxAge = 3_600

@@ -119,7 +119,9 @@ final class FixtureState: Sendable {
     func listing(_ listing: FixtureCatalog.Listing) -> Payload {
         let (cached, baseURL) = mutable.withLock { ($0.listings[listing], $0.baseURL) }
         if let cached { return cached }
-        let payload = Self.payload(Array(catalog.json(listing, baseURL: baseURL).utf8))
+        // An empty base leaves each photo URL its path alone: relative to the server's root.
+        let photoBase = configuration.relativePhotoPaths ? "" : baseURL
+        let payload = Self.payload(Array(catalog.json(listing, baseURL: photoBase).utf8))
         mutable.withLock { $0.listings[listing] = payload }
         return payload
     }

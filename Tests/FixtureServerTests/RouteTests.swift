@@ -36,6 +36,32 @@ import Testing
         }
     }
 
+    @Test func relativePhotoPathsListPhotosAsPathsThatAreServed() async throws {
+        // Given a server whose lists give photo URLs as paths
+        var configuration = Fixtures.makeConfiguration()
+        configuration.relativePhotoPaths = true
+        try await makeApplication(configuration).test(.router) { client in
+            // When both the good and the malformed list are fetched
+            for uri in ["/recipes.json", "/recipes-malformed.json"] {
+                let paths = try await client.execute(uri: uri, method: .get) { response in
+                    let list = try recipes(in: response.body)
+                    return list.compactMap { $0["photo_url_small"] as? String }
+                        + list.compactMap { $0["photo_url_large"] as? String }
+                }
+
+                // Then every photo URL is a root-relative path of the catalog's photo
+                let catalog = FixtureCatalog.generated()
+                #expect(paths.count == 126)
+                #expect(Set(paths) == Set(catalog.recipes.flatMap { [$0.smallPhoto.path, $0.largePhoto.path] }))
+            }
+            // And the photo at such a path is served
+            let path = FixtureCatalog.generated().recipes[0].smallPhoto.path
+            try await client.execute(uri: path, method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
     @Test func malformedDropsThreeNamesAndEmptyIsEmpty() async throws {
         try await makeApplication().test(.router) { client in
             try await client.execute(uri: "/recipes-malformed.json", method: .get) { response in

@@ -3,13 +3,27 @@ import Foundation
 /// One recipe as the recipe API sends it: exactly its seven fields, under the names it spells.
 ///
 /// Text is kept as sent: a name that arrives as mojibake ("Polskie NaleÅ›niki") stays that way,
-/// and `uuid` keeps its case (the October 2024 API had two uppercase ones). Every URL must be an
-/// absolute `http` or `https` URL with a host, or decoding fails naming the key.
+/// and `uuid` keeps its case (the October 2024 API had two uppercase ones).
+///
+/// Decoding is strict about the required fields and lenient about the optional ones:
+/// - `cuisine`, `name` and `uuid` must be strings; a missing, `null` or mistyped one fails decoding
+///   (and with it the whole `RecipeList`).
+/// - The four URLs are optional. A missing key or `null` is `nil`. A value that cannot be used
+///   (not a string, not a URL, a link that is not an absolute http(s) URL with a host) is also
+///   `nil`, and `RecipeList` counts it in `dropped`.
+/// - A photo URL may be a relative reference (`photos/abc/small.jpg`, `/photos/abc/small.jpg`):
+///   it is resolved against the URL under `CodingUserInfoKey.recipePhotoBase` when the decoder has
+///   one (`URLSessionRecipeService` always sets it), and kept relative otherwise.
+///
+/// Encoding writes the API's keys and leaves `nil` fields out, so a list encoded and decoded again
+/// is equal to the original.
 public struct Recipe: Codable, Sendable, Equatable, Identifiable {
     public var cuisine: String
     public var name: String
-    public var photoURLLarge: URL
-    public var photoURLSmall: URL
+    /// `nil` when the API sends none or one that is not a URL: the recipe has no large photo.
+    public var photoURLLarge: URL?
+    /// `nil` when the API sends none or one that is not a URL: the recipe has no small photo.
+    public var photoURLSmall: URL?
     /// `nil` when the API leaves the field out (5 of the 63 recipes do).
     public var sourceURL: URL?
     public var uuid: String
@@ -21,8 +35,8 @@ public struct Recipe: Codable, Sendable, Equatable, Identifiable {
     public init(
         cuisine: String,
         name: String,
-        photoURLLarge: URL,
-        photoURLSmall: URL,
+        photoURLLarge: URL? = nil,
+        photoURLSmall: URL? = nil,
         sourceURL: URL? = nil,
         uuid: String,
         youtubeURL: URL? = nil
@@ -46,34 +60,10 @@ public struct Recipe: Codable, Sendable, Equatable, Identifiable {
         case youtubeURL = "youtube_url"
     }
 
+    /// Decodes one recipe; the optional fields it drops are not reported (decode a `RecipeList`
+    /// to learn them).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        cuisine = try container.decode(String.self, forKey: .cuisine)
-        name = try container.decode(String.self, forKey: .name)
-        photoURLLarge = try Self.decodeWebURL(in: container, forKey: .photoURLLarge)
-        photoURLSmall = try Self.decodeWebURL(in: container, forKey: .photoURLSmall)
-        sourceURL = try container.contains(.sourceURL) ? Self.decodeWebURL(in: container, forKey: .sourceURL) : nil
-        uuid = try container.decode(String.self, forKey: .uuid)
-        youtubeURL = try container.contains(.youtubeURL) ? Self.decodeWebURL(in: container, forKey: .youtubeURL) : nil
-    }
-
-    // Decoded from a String rather than as `URL`: Foundation's own URL decoding percent-encodes
-    // invalid characters and accepts relative references, so "not a url" would pass silently.
-    private static func decodeWebURL(
-        in container: KeyedDecodingContainer<CodingKeys>,
-        forKey key: CodingKeys
-    ) throws -> URL {
-        let string = try container.decode(String.self, forKey: key)
-        guard let url = URL(string: string, encodingInvalidCharacters: false),
-            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
-        else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key,
-                in: container,
-                debugDescription: "\"\(string)\" is not an absolute http(s) URL"
-            )
-        }
-        return url
+        var dropped: [DroppedRecipeField] = []
+        try self.init(from: decoder, dropping: &dropped)
     }
 }

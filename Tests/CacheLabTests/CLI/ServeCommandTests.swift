@@ -59,6 +59,12 @@ struct ServeCommandTests {
         #expect(configuration.faults == .none && configuration.maxAge == 3_600)
     }
 
+    @Test func relativePhotoPathsFlagReachesTheServerConfiguration() throws {
+        #expect(try parseServe(["--relative-photo-paths"]).makeConfiguration().relativePhotoPaths)
+        #expect(try !parseServe([]).makeConfiguration().relativePhotoPaths)
+        #expect(CacheLabCommand.helpMessage(for: ServeCommand.self).contains("--relative-photo-paths"))
+    }
+
     @Test func allFaultsMeansEveryKindAndRepeatsCountOnce() throws {
         #expect(try parseServe(["--faults", "all"]).faultKinds() == FaultKind.allCases)
         let repeated = try parseServe(["--fault-rate", "0.5", "--faults", "reset,reset,length"])

@@ -53,11 +53,13 @@ struct RecipeDecodingTests {
         let recipes = try decode(Fixtures.data("recipes.json"))
 
         for recipe in recipes {
-            let folder = recipe.photoURLSmall.deletingLastPathComponent().lastPathComponent
+            let small = try #require(recipe.photoURLSmall)
+            let large = try #require(recipe.photoURLLarge)
+            let folder = small.deletingLastPathComponent().lastPathComponent
             #expect(folder != recipe.uuid)
-            #expect(recipe.photoURLLarge.deletingLastPathComponent().lastPathComponent == folder)
-            #expect(recipe.photoURLSmall.lastPathComponent == "small.jpg")
-            #expect(recipe.photoURLLarge.lastPathComponent == "large.jpg")
+            #expect(large.deletingLastPathComponent().lastPathComponent == folder)
+            #expect(small.lastPathComponent == "small.jpg")
+            #expect(large.lastPathComponent == "large.jpg")
         }
     }
 
@@ -83,7 +85,7 @@ struct RecipeDecodingTests {
         let uppercase = recipes.filter { $0.uuid != $0.uuid.lowercased() }
         #expect(
             uppercase.map(\.uuid) == ["499FCE91-80FC-45DE-9F80-6E10928A7D11", "21BA699F-336A-4D57-81CE-254DFDAE7F06"])
-        #expect(uppercase.allSatisfy { $0.photoURLSmall.host == "www.themealdb.com" })
+        #expect(uppercase.allSatisfy { $0.photoURLSmall?.host == "www.themealdb.com" })
         #expect(throws: RecipeServiceError.self) {
             try URLSessionRecipeService.decode(Fixtures.data("api-2024-10/recipes-malformed.json"))
         }
@@ -93,8 +95,8 @@ struct RecipeDecodingTests {
         #expect(try decode(Fixtures.twoRecipesJSON) == Fixtures.twoRecipes)
     }
 
-    @Test(arguments: ["not a url", "", "/photos/p1/small.jpg", "ftp://example.test/small.jpg", "https://"])
-    func rejectsAPhotoURLThatIsNotAnAbsoluteWebURL(_ string: String) throws {
+    @Test(arguments: ["not a url", "", "ftp://example.test/small.jpg", "https://"])
+    func dropsAPhotoURLThatIsNotAWebURLAndKeepsTheRecipe(_ string: String) throws {
         // Given a recipe whose small photo URL is `string`
         var object = try #require(JSONSerialization.jsonObject(with: Fixtures.twoRecipesJSON) as? [String: Any])
         var recipes = try #require(object["recipes"] as? [[String: Any]])
@@ -102,14 +104,15 @@ struct RecipeDecodingTests {
         object["recipes"] = recipes
         let data = try JSONSerialization.data(withJSONObject: object)
 
-        // Then decoding fails at that key
-        #expect(
-            throws: RecipeServiceError.malformedPayload(
-                detail: "\"\(string)\" is not an absolute http(s) URL at recipes[1].photo_url_small"
-            )
-        ) {
-            try URLSessionRecipeService.decode(data)
-        }
+        // When it is decoded
+        let list = try URLSessionRecipeService.decodeList(data)
+
+        // Then the recipe is kept without a small photo, and the drop names it
+        var expected = Fixtures.twoRecipes
+        expected[1].photoURLSmall = nil
+        #expect(list.recipes == expected)
+        #expect(list.dropped.map(\.key) == ["photo_url_small"])
+        #expect(list.dropped.map(\.recipeUUID) == [Fixtures.twoRecipes[1].uuid])
     }
 
     @Test func reportsAWrongTypeWithItsPath() {

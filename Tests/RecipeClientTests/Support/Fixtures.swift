@@ -33,6 +33,18 @@ enum Fixtures {
         return try Data(contentsOf: URL(fileURLWithPath: directory + "/" + path))
     }
 
+    /// `recipes.json` with `change` applied to its recipes, as JSONSerialization reads them (an
+    /// explicit `null` is `NSNull()`), serialized again.
+    static func liveVariant(_ change: (inout [[String: Any]]) throws -> Void) throws -> Data {
+        let root = try JSONSerialization.jsonObject(with: data("recipes.json"))
+        guard var object = root as? [String: Any], var recipes = object["recipes"] as? [[String: Any]] else {
+            preconditionFailure("recipes.json is not {\"recipes\": [...]}")
+        }
+        try change(&recipes)
+        object["recipes"] = recipes
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
     /// Two recipes in the API's format, the second without its optional URLs.
     static let twoRecipesJSON = Data(
         """
