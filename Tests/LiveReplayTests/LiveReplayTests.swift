@@ -91,7 +91,28 @@ struct LiveReplayTests {
             #expect(live.run.bytesDownloaded == simulated.bytesDownloaded, "\(name)")
             #expect(live.run.bytesDownloaded == live.serverBytes, "\(name)")
             #expect(live.pipeline.downloads == live.live.serverRequests, "\(name)")
+            #expect(live.run.favouriteEvents == simulated.favouriteEvents, "\(name)")
+            #expect(live.run.pins == simulated.pins, "\(name)")
         }
+    }
+
+    @Test("favourites pinned, refused for the budget and unpinned agree live and simulated", .tags(.corpus))
+    func favouritesAgreeLiveAndSimulatedUnderATightPinBudget() async throws {
+        // The searcher favourites and unfavourites; budgets of about two photos make pins refused.
+        let path = try #require(Self.corpus.first { $0.hasSuffix("/searcher.csv") })
+        let trace = try TraceReader.read(path: path)
+        let client = ClientConfiguration(
+            name: "tight-pins", memory: TierConfiguration(policy: .lru, capacity: 200_000, pinBudget: 60_000),
+            disk: TierConfiguration(policy: .s3fifo, capacity: 600_000, pinBudget: 90_000))
+        let simulated = Replay.simulate(trace, client: client, outcomes: true)
+        let live = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+
+        #expect(live.failures == 0, "\(live.firstErrors)")
+        #expect(simulated.outcomes == live.run.outcomes)
+        #expect(simulated.favouriteEvents == trace.events.filter(\.kind.takesKey).count)
+        #expect(trace.events.contains { $0.kind == .unfavourite })
+        #expect(simulated.pins.refusals > 0 && simulated.pins.peakDiskBytes > 0)
+        #expect(live.run.pins == simulated.pins)
     }
 }
 
