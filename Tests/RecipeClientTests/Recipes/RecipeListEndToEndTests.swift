@@ -127,3 +127,33 @@ struct RecipeListEndToEndTests {
         }
     }
 }
+
+extension RecipeListEndToEndTests {
+    @Test("the README's client example runs as written, against the local server")
+    func readmeExampleRuns() async throws {
+        try await F.withStorePath { path in
+            try await F.withServer { server in
+                let now: Int64 = 1
+                // As in the README, with the local environment for .production.
+                let store = try DiskStore(path: path)
+                let images = try ImagePipeline(
+                    diskPath: path, downloader: URLSessionImageDownloader(), at: now, ifDiskFails: .runMemoryOnly,
+                    favourites: RecipeListModel.favouritePhotoURLs(in: store))
+                let model = RecipeListModel(
+                    service: URLSessionRecipeService(environment: .local(base: URL(string: server.baseURL)!)),
+                    store: store, images: images, retryPolicy: .standard.seeded(try store.installSeed()))
+
+                await model.load()
+                let recipe = try #require(await model.state.recipes.first)
+                await model.favourite(recipe)
+                let row = try await images.image(for: recipe.photoURLSmall!.absoluteString, at: now)
+
+                #expect(row.source == .network)
+                #expect(await model.favourites == [recipe])
+                let pinned = try F.storedEntries(path: path).filter(\.pinned).map(\.url)
+                #expect(pinned == [recipe.photoURLSmall!.absoluteString])
+                #expect(await images.wanted == Set(recipe.photoURLStrings))
+            }
+        }
+    }
+}
