@@ -109,7 +109,10 @@ public enum Tuner {
         for capacity in capacities(upTo: request.diskBudget) {
             for policy in request.policies {
                 for ttl in request.diskTTLs {
-                    diskTiers.append(TierConfiguration(policy: policy, capacity: capacity, ttl: ttl, ttlMode: .sliding))
+                    // A tier without a lifetime has no lifetime mode: `.fixed`, the default.
+                    diskTiers.append(
+                        TierConfiguration(
+                            policy: policy, capacity: capacity, ttl: ttl, ttlMode: ttl == nil ? .fixed : .sliding))
                 }
             }
         }

@@ -128,7 +128,8 @@ final class CachelabStream: RequestStream {
             }
             let article = kind == .unfavourite ? "an" : "a"
             try checkKey(fields.key, in: base, file: file, line: number, what: "\(article) \(kind.rawValue) event")
-            writer.appendEvent(kind, time: time, key: try interner.intern(fields.key, in: base, file: file, line: number))
+            writer.appendEvent(
+                kind, time: time, key: try interner.intern(fields.key, in: base, file: file, line: number))
             return
         }
 

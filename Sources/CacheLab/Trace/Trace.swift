@@ -99,7 +99,8 @@ public struct TraceEvent: Sendable, Equatable, Hashable {
     public var key: UInt64?
 
     public init(position: Int, time: Int64, kind: Kind, key: UInt64? = nil) {
-        precondition(kind.takesKey == (key != nil), "a \(kind.rawValue) event \(kind.takesKey ? "needs" : "takes no") key")
+        precondition(
+            kind.takesKey == (key != nil), "a \(kind.rawValue) event \(kind.takesKey ? "needs" : "takes no") key")
         self.position = position
         self.time = time
         self.kind = kind

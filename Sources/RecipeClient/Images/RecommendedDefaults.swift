@@ -3,9 +3,9 @@ import CacheLab
 
 extension ClientConfiguration {
     /// The image cache `cachelab tune` recommends for the recipe list: memory gdsf 786.43 KB,
-    /// disk sieve 1.57 MB ttl 30d. `ImagePipeline` uses it when given no configuration.
+    /// disk sieve 1.57 MB. `ImagePipeline` uses it when given no configuration.
     public static let recommended = ClientConfiguration(
         name: "recommended",
         memory: TierConfiguration(policy: .gdsf, capacity: 786_432),
-        disk: TierConfiguration(policy: .sieve, capacity: 1_572_864, ttl: 2_592_000_000, ttlMode: .sliding))
+        disk: TierConfiguration(policy: .sieve, capacity: 1_572_864))
 }

@@ -92,6 +92,30 @@ struct TunerTests {
         #expect(Tuner.tune(Self.traces, request, workers: 1) == recommendation)
     }
 
+    @Test func pinnedBytesAreReportedApartFromTheCapacities() throws {
+        // Given the two scenarios, whose readers favourite recipes, and a client with small tiers
+        let client = ClientConfiguration(
+            name: "small", memory: TierConfiguration(policy: .lru, capacity: 200_000),
+            disk: TierConfiguration(policy: .lru, capacity: 500_000))
+        let summary = try #require(
+            try TuningReport.summarize([client], on: Self.traces.map { TraceSource($0) }, workers: 1).first)
+
+        // Then the most pinned on any trace is what the replays pinned, and the report shows it
+        let runs = Self.traces.map { Replay.simulate($0, client: client) }
+        #expect(summary.pinnedDiskPeak == runs.map(\.pins.peakDiskBytes).max())
+        #expect(summary.pinnedMemoryPeak == runs.map(\.pins.peakMemoryBytes).max())
+        #expect(summary.pinnedDiskPeak > 0)
+        let request = Tuner.Request(
+            memoryBudget: 64 * 1024, diskBudget: 128 * 1024, margin: 0.02, policies: [.lru], diskTTLs: [nil])
+        let recommendation = Tuner.tune(Self.traces, request, workers: 1)
+        let markdown = TuningReport.markdown(recommendation, comparison: [summary], command: "test")
+        #expect(
+            markdown.contains("| \(Report.bytes(summary.pinnedMemoryPeak)) / \(Report.bytes(summary.pinnedDiskPeak)) |")
+        )
+        let json = TuningReport.json(recommendation, expected: summary, command: "test")
+        #expect(json.contains("\"pinned_disk_peak_bytes\": \(summary.pinnedDiskPeak)"))
+    }
+
     @Test func aLargerBudgetNeverRecommendsLessHitRatio() {
         let small = Tuner.Request(
             memoryBudget: 64 * 1024, diskBudget: 512 * 1024, margin: 0, policies: [.lru, .s3fifo], diskTTLs: [nil])

@@ -68,7 +68,8 @@ struct RecipeListEndToEndTests {
                     #expect(state == .empty && state.message == "No Recipes Found")
                 case .malformed:
                     #expect(
-                        state == .failed("We received recipes we couldn't read. Please try again later.", favourites: []))
+                        state
+                            == .failed("We received recipes we couldn't read. Please try again later.", favourites: []))
                 }
                 // A malformed list is not retried; the others are answered at once.
                 #expect(await server.stats().paths["/" + listing.rawValue] == 1)
@@ -105,7 +106,8 @@ struct RecipeListEndToEndTests {
                 favourite = saved[2]
                 _ = try await images.image(for: favourite!.photoURLStrings[0], at: 1)
                 await model.favourite(favourite!)
-                #expect(try F.storedEntries(path: path).first { $0.url == favourite!.photoURLStrings[0] }?.pinned == true)
+                #expect(
+                    try F.storedEntries(path: path).first { $0.url == favourite!.photoURLStrings[0] }?.pinned == true)
             }
             // When the next launch meets a server that answers every request with a 503 or a reset
             let failing = F.makeConfiguration(faults: .spread(1, over: [.serverError, .reset]))
@@ -153,6 +155,33 @@ extension RecipeListEndToEndTests {
                 let pinned = try F.storedEntries(path: path).filter(\.pinned).map(\.url)
                 #expect(pinned == [recipe.photoURLSmall!.absoluteString])
                 #expect(await images.wanted == Set(recipe.photoURLStrings))
+            }
+        }
+    }
+}
+
+extension RecipeListEndToEndTests {
+    @Test func theListModelAndPipelineWorkAgainstACatalogOfRelativePhotoPaths() async throws {
+        try await F.withStorePath { path in
+            var configuration = F.makeConfiguration()
+            configuration.relativePhotoPaths = true
+            try await F.withServer(configuration) { server in
+                // Given the local environment of a server whose list gives photo paths, not URLs
+                let images = try F.makePipeline(path: path)
+                let model = try Self.makeModel(server, path: path, images: images)
+
+                // When the list loads and a favourite's photos are loaded
+                let recipes = await model.load().recipes
+                let recipe = try #require(recipes.last)
+                await model.favourite(recipe)
+                for url in recipe.photoURLStrings { _ = try await images.image(for: url, at: 2) }
+
+                // Then every photo URL is absolute on the server, and the favourite's are pinned on disk
+                #expect(recipes.count == server.catalog.recipes.count)
+                #expect(
+                    recipes.allSatisfy { $0.photoURLStrings.allSatisfy { $0.hasPrefix(server.baseURL + "/photos/") } })
+                let pinned = Set(try F.storedEntries(path: path).filter(\.pinned).map(\.url))
+                #expect(pinned == Set(recipe.photoURLStrings))
             }
         }
     }

@@ -104,7 +104,26 @@ struct RecipeListFavouriteTests {
             }
             #expect(list.age(at: Self.now + 60_000) == 60_000)
             #expect(favourites == [Fixtures.twoRecipes[1]])
-            #expect(RecipeListModel.favouritePhotoURLs(in: try DiskStore(path: path)) == Set(Fixtures.twoRecipes[1].photoURLStrings))
+            #expect(
+                RecipeListModel.favouritePhotoURLs(in: try DiskStore(path: path))
+                    == Set(Fixtures.twoRecipes[1].photoURLStrings))
+        }
+    }
+
+    @Test func aPipelineWhoseDiskFellBackToMemorySaysFavouritesAreNotKept() async throws {
+        try await StoreFixtures.withStorePathAsync { path in
+            // Given an image file that is not SQLite: the pipeline runs on memory alone
+            try Data("not a database".utf8).write(to: URL(fileURLWithPath: path + ".images"))
+            let images = try ImagePipeline(
+                diskPath: path + ".images", downloader: URLSessionImageDownloader(), at: 0,
+                ifDiskFails: .runMemoryOnly)
+            #expect(images.diskProblem != nil)
+
+            // Then the model, though its own store is SQLite, says favourites are not kept
+            let server = StubServer()
+            let model = Self.makeModel(server, store: try DiskStore(path: path), images: images)
+            #expect(await model.favouritesAreKept == false)
+            #expect(!RecipeListModel.favouritesNotKeptMessage.isEmpty)
         }
     }
 

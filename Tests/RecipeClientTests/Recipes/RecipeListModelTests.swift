@@ -85,7 +85,8 @@ struct RecipeListModelTests {
 
         let state = await model.load()
 
-        #expect(state == .failed("The recipe server is having trouble right now. Please try again later.", favourites: []))
+        #expect(
+            state == .failed("The recipe server is having trouble right now. Please try again later.", favourites: []))
         #expect(server.requestCount() == 3)
         #expect(sleeper.delays.count == 2)
     }
@@ -189,7 +190,9 @@ struct RecipeListModelTests {
 
         #expect(await model.load() == .loaded(Fixtures.twoRecipes))
         #expect(await model.refresh() == .empty)
-        #expect(await model.refresh() == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
+        #expect(
+            await model.refresh()
+                == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
     }
 
     @Test func unreadablePersistedListCountsAsNone() async {
@@ -199,7 +202,9 @@ struct RecipeListModelTests {
         let model = makeModel(server: server, store: store)
 
         #expect(await model.lastGoodList == nil)
-        #expect(await model.load() == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
+        #expect(
+            await model.load()
+                == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
     }
 
     @Test func storeThatThrowsCountsAsNoneAndDoesNotStopLoading() async {
