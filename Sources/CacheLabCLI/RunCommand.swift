@@ -175,7 +175,7 @@ struct RunCommand: AsyncParsableCommand {
             capacities: try capacities.specs(default: trace == nil ? "512KiB" : "10%"),
             sizeMode: sizeMode, ttl: try ttlMilliseconds(), ttlMode: ttlMode, trimRatio: trimRatio,
             network: network.network, tier: tier, latency: latency, versusOptimum: vsOpt,
-            clients: try clients.requests())
+            clients: try clients.requests(), memoryCost: clients.memoryCost)
     }
 
     /// Replays every configuration asked for through the real pipeline, one after another.
@@ -281,6 +281,14 @@ struct ClientOptions: ParsableArguments {
             "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4).", valueName: "size"))
     var deviceMemory = "4GiB"
 
+    @Option(
+        help: ArgumentHelp(
+            """
+            What a memory tier charges for an image: decoded (width × height × 4 where the trace \
+            gives pixels, as image libraries count bitmaps; else the encoded bytes) or encoded.
+            """, valueName: "decoded|encoded"))
+    var memoryCost = MemoryCost.decoded
+
     func validate() throws {
         _ = try requests()
     }
@@ -334,6 +342,7 @@ extension NetworkProfile: ExpressibleByArgument {}
 extension TierKind: ExpressibleByArgument {}
 extension RunMode: ExpressibleByArgument {}
 extension TraceFormat: ExpressibleByArgument {}
+extension MemoryCost: ExpressibleByArgument {}
 
 extension StringProtocol {
     func padding(_ width: Int) -> String {

@@ -118,7 +118,11 @@ public final class TraceRecorder: Sendable {
     /// Records a lookup of `key` (its URL) that `source` answered with `size` bytes, at `time`
     /// (ms on the app's clock). A lookup that failed has no size: leave it out (one with a size
     /// under 1 is not recorded; one over 4 GiB is recorded as 4 GiB − 1, the most a trace holds).
-    public func recordLookup(_ key: String, size: Int, source: Source, at time: Int64) {
+    /// `width` and `height`, when the app knows the image's pixels, let a replay cost it in memory
+    /// as a decoded bitmap (each side at most 65,535; others are left out).
+    public func recordLookup(
+        _ key: String, size: Int, source: Source, at time: Int64, width: Int? = nil, height: Int? = nil
+    ) {
         guard size > 0 else { return }
         let hash = hashed(key)
         state.withLock { state in
@@ -134,6 +138,14 @@ public final class TraceRecorder: Sendable {
             state.buffer.append(UInt8(ascii: ","))
             state.buffer.append(UInt8(ascii: ","))
             state.buffer.append(contentsOf: source.rawValue.utf8)
+            state.buffer.append(UInt8(ascii: ","))
+            if let width, let height, (1...65_535).contains(width), (1...65_535).contains(height) {
+                Self.appendDecimal(UInt64(width), to: &state.buffer)
+                state.buffer.append(UInt8(ascii: ","))
+                Self.appendDecimal(UInt64(height), to: &state.buffer)
+            } else {
+                state.buffer.append(UInt8(ascii: ","))
+            }
             state.buffer.append(UInt8(ascii: "\n"))
             handOverIfFull(&state)
         }
@@ -156,7 +168,7 @@ public final class TraceRecorder: Sendable {
             }
             state.buffer.append(contentsOf: ",,".utf8)
             state.buffer.append(contentsOf: event.rawValue.utf8)
-            state.buffer.append(contentsOf: ",\n".utf8)
+            state.buffer.append(contentsOf: ",,,\n".utf8)
             handOverIfFull(&state)
         }
     }
@@ -358,7 +370,7 @@ private struct PartWriter: Sendable {
     let firstPart: Int
     let partSize: Int
 
-    static let header = Array("time,key,size,event,source\n".utf8)
+    static let header = Array("time,key,size,event,source,width,height\n".utf8)
 
     func write(_ chunks: AsyncStream<[UInt8]>) async -> Result<RecordingSummary, RecorderError> {
         var summary = RecordingSummary()

@@ -277,7 +277,8 @@ private struct Driver {
                     if due > clock.now { try? await Task.sleep(until: due, clock: clock) }
                 }
                 if inFlight >= options.concurrency, let answer = await group.next() { take(answer) }
-                let request = await pipeline.request(urls(trace.keys[position]), at: trace.times[position])
+                let request = await pipeline.request(
+                    urls(trace.keys[position]), at: trace.times[position], pixels: trace.pixelSizes?[position] ?? 0)
                 let issued = clock.now
                 let current = pipeline
                 group.addTask {
@@ -316,6 +317,8 @@ private struct Driver {
         run.evictions = counters.evictions
         run.expirations = counters.expirations
         run.pins = counters.pins
+        run.memoryPeakCost = counters.peakMemoryCost
+        run.diskPeakBytes = counters.peakDiskBytes
         run.latency = total.summary()
         run.outcomes = outcomes
         result.run = run
@@ -344,6 +347,8 @@ private struct TierCounters {
     var evictions = 0
     var expirations = 0
     var pins = PinSummary()
+    var peakMemoryCost = 0
+    var peakDiskBytes = 0
 
     mutating func add(_ pipeline: ImagePipeline) async {
         stats += await pipeline.stats
@@ -351,6 +356,8 @@ private struct TierCounters {
         evictions += holdings.evictions
         expirations += holdings.expirations
         pins.addLaunch(holdings.pins)
+        peakMemoryCost = max(peakMemoryCost, holdings.peakMemoryCost)
+        peakDiskBytes = max(peakDiskBytes, holdings.peakDiskBytes)
     }
 }
 

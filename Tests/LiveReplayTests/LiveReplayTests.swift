@@ -93,6 +93,8 @@ struct LiveReplayTests {
             #expect(live.pipeline.downloads == live.live.serverRequests, "\(name)")
             #expect(live.run.favouriteEvents == simulated.favouriteEvents, "\(name)")
             #expect(live.run.pins == simulated.pins, "\(name)")
+            #expect(live.run.memoryPeakCost == simulated.memoryPeakCost, "\(name)")
+            #expect(live.run.diskPeakBytes == simulated.diskPeakBytes, "\(name)")
         }
     }
 

@@ -53,11 +53,14 @@ public struct ClientConfiguration: Sendable, Equatable {
     public var memoryShareKeptOnWarning: Double
     public var sizeMode: SizeMode
     public var network: NetworkProfile
+    /// What the memory tier charges for an image: its decoded bitmap (the default, as image
+    /// libraries do, where the trace gives pixels) or its encoded bytes.
+    public var memoryCost: MemoryCost
 
     public init(
         name: String, memory: TierConfiguration?, disk: TierConfiguration?, diskSweep: DiskSweep = .onInsert,
         memoryShareKeptInBackground: Double? = nil, memoryShareKeptOnWarning: Double = 0,
-        sizeMode: SizeMode = .bytes, network: NetworkProfile = .wifi
+        sizeMode: SizeMode = .bytes, network: NetworkProfile = .wifi, memoryCost: MemoryCost = .decoded
     ) {
         precondition(memory != nil || disk != nil, "a client needs at least one tier")
         self.name = name
@@ -68,6 +71,7 @@ public struct ClientConfiguration: Sendable, Equatable {
         self.memoryShareKeptOnWarning = memoryShareKeptOnWarning
         self.sizeMode = sizeMode
         self.network = network
+        self.memoryCost = memoryCost
     }
 }
 

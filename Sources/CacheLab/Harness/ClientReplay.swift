@@ -59,6 +59,10 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private var diskPins: PinnedEntries<UInt64, Void>
     // The photos of the favourites: pinned as each tier stores them.
     private var wanted: Set<UInt64> = []
+    // The most the memory tier held at once (its engine and its pins), in its unit.
+    private var memoryPeak = 0
+    // The most bytes the disk tier held at once (engine and pins).
+    private var diskPeak = 0
     private let persisted: PersistedOrder<UInt64>?
     private let memoryLatency: LatencyModel
     private let diskLatency: LatencyModel
@@ -105,6 +109,9 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
             let key = batch.keys[index]
             let size = batch.sizes[index]
             let now = batch.times[index]
+            // What the image costs in memory: its decoded bitmap, or its encoded bytes.
+            let memorySize = client.memoryCost.bytes(
+                size: size, pixels: batch.pixelSizes.isEmpty ? 0 : batch.pixelSizes[index])
             let outcome: RequestOutcome
             if memoryPins.contains(key) || memoryCache?.value(forKey: key, at: now) != nil {
                 outcome = .memory
@@ -112,25 +119,31 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
             } else if diskPins.contains(key) || diskCache?.value(forKey: key, at: now) != nil {
                 outcome = .disk
                 persisted?.used(key, size: size, at: now)
-                if memoryCache?.insertAfterMiss(size, forKey: key, size: size, at: now) == true {
-                    pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
-                }
+                storeInMemory(key, size: memorySize, at: now)
                 recorder.record(diskLatency.hitMicroseconds(size: size))
             } else {
                 outcome = .network
-                if diskCache?.insertAfterMiss(size, forKey: key, size: size, at: now) == true {
+                if let diskCache, diskCache.insertAfterMiss(size, forKey: key, size: size, at: now) {
                     persisted?.used(key, size: size, at: now)
                     pinIfWanted(key, size: size, in: diskCache, &diskPins)
+                    diskPeak = max(diskPeak, diskCache.totalCost + diskPins.bytes)
                 }
-                if memoryCache?.insertAfterMiss(size, forKey: key, size: size, at: now) == true {
-                    pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
-                }
+                storeInMemory(key, size: memorySize, at: now)
                 recorder.record(memoryLatency.missMicroseconds(size: size))
             }
             tally.record(outcome, size: size)
             if recordsOutcomes { outcomes.append(outcome) }
         }
         for event in events[nextEvent...] { apply(event) }
+    }
+
+    // After a miss in memory: stores the image at its memory cost, pins it if wanted, and notes
+    // the memory tier's peak.
+    @inline(__always)
+    private func storeInMemory(_ key: UInt64, size: Int, at now: Int64) {
+        guard let memoryCache, memoryCache.insertAfterMiss(size, forKey: key, size: size, at: now) else { return }
+        pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
+        memoryPeak = max(memoryPeak, memoryCache.totalCost + memoryPins.cost)
     }
 
     @inline(__always)
@@ -195,6 +208,8 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         result.evictions = (memoryCache?.evictions ?? 0) + (diskCache?.evictions ?? 0)
         result.expirations = (memoryCache?.expirations ?? 0) + (diskCache?.expirations ?? 0)
         result.pins = PinSummary(memory: memoryPins, disk: diskPins)
+        result.memoryPeakCost = memoryPeak
+        result.diskPeakBytes = diskPeak
         result.latency = recorder.latencies.summary()
         result.outcomes = outcomes
         return result

@@ -25,6 +25,12 @@ public struct RunResult: Sendable, Equatable {
     public var favouriteEvents = 0
     /// Client runs: what favourites held pinned, apart from the capacities.
     public var pins = PinSummary()
+    /// Client runs: the most the memory tier held at once, pinned images included, in its unit
+    /// (decoded bytes under `MemoryCost.decoded`).
+    public var memoryPeakCost = 0
+    /// Client runs: the most bytes the disk tier held at once, pinned images included (a soft
+    /// limit, swept at launch or in the background, is overshot between sweeps).
+    public var diskPeakBytes = 0
     /// Hits served by the memory tier and by the disk tier (`hits` is their sum). A single-tier
     /// run counts its hits in its own tier.
     public var memoryHits = 0

@@ -17,11 +17,14 @@ public struct RunRequest: Sendable {
     public var versusOptimum: Bool
     /// Two-tier clients to replay instead of the policies, when not empty.
     public var clients: [ClientRequest]
+    /// What the clients' memory tiers charge for an image (decoded bitmaps by default).
+    public var memoryCost: MemoryCost
 
     public init(
         policies: [PolicyKind], capacities: [CapacitySpec], sizeMode: SizeMode = .bytes, ttl: Int64? = nil,
         ttlMode: TTLMode = .fixed, trimRatio: Double? = nil, network: NetworkProfile = .wifi, tier: TierKind = .disk,
-        latency: Bool = true, versusOptimum: Bool = false, clients: [ClientRequest] = []
+        latency: Bool = true, versusOptimum: Bool = false, clients: [ClientRequest] = [],
+        memoryCost: MemoryCost = .decoded
     ) {
         self.policies = policies
         self.capacities = capacities
@@ -34,6 +37,7 @@ public struct RunRequest: Sendable {
         self.latency = latency
         self.versusOptimum = versusOptimum
         self.clients = clients
+        self.memoryCost = memoryCost
     }
 
     /// Whether a capacity is a share of the working set, so the trace's statistics are needed
@@ -162,6 +166,7 @@ public enum ClientRequest: Sendable {
         case .preset(let preset, let ram):
             var configuration = preset.configuration(ram: ram, network: request.network)
             configuration.sizeMode = request.sizeMode
+            configuration.memoryCost = request.memoryCost
             return configuration
         case .tiers(let memory, let disk):
             func tier(_ tier: TierRequest?, _ name: String) throws(RunRequestError) -> TierConfiguration? {
@@ -177,7 +182,8 @@ public enum ClientRequest: Sendable {
             let name = [memory.map { "memory:\($0.policy.rawValue)" }, disk.map { "disk:\($0.policy.rawValue)" }]
                 .compactMap { $0 }.joined(separator: "+")
             return ClientConfiguration(
-                name: name, memory: memory, disk: disk, sizeMode: request.sizeMode, network: request.network)
+                name: name, memory: memory, disk: disk, sizeMode: request.sizeMode, network: request.network,
+                memoryCost: request.memoryCost)
         }
     }
 }

@@ -75,6 +75,14 @@ public enum Report {
         add("evictions") { grouped($0.evictions) }
         add("expirations") { grouped($0.expirations) }
         add("relaunches") { grouped($0.relaunches) }
+        if clients {
+            add("memory cost") { $0.client?.memoryCost.rawValue ?? "-" }
+            add("memory / disk peak") { result in
+                let memory = result.client?.memory == nil ? "-" : bytes(result.memoryPeakCost)
+                let disk = result.client?.disk == nil ? "-" : bytes(result.diskPeakBytes)
+                return "\(memory) / \(disk)"
+            }
+        }
         if results.contains(where: { $0.favouriteEvents > 0 }) {
             add("pinned memory / disk (peak)") { "\(bytes($0.pins.peakMemoryBytes)) / \(bytes($0.pins.peakDiskBytes))" }
             add("favourite events / pins refused") { "\(grouped($0.favouriteEvents)) / \(grouped($0.pins.refusals))" }

@@ -51,6 +51,11 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     case pinnedMemoryPeakBytes = "pinned_memory_peak_bytes"
     case pinnedDiskPeakBytes = "pinned_disk_peak_bytes"
     case pinRefusals = "pin_refusals"
+    /// Client runs: what the memory tier charged for an image (`decoded` or `encoded`), the most
+    /// it held at once in that unit, and the most bytes the disk tier held at once.
+    case memoryCost = "memory_cost"
+    case memoryPeakCost = "memory_peak_cost"
+    case diskPeakBytes = "disk_peak_bytes"
 
     /// The value of this column for `result`, as written to CSV.
     public func value(of result: RunResult) -> String {
@@ -101,6 +106,9 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .pinnedMemoryPeakBytes: result.client == nil ? "" : String(result.pins.peakMemoryBytes)
         case .pinnedDiskPeakBytes: result.client == nil ? "" : String(result.pins.peakDiskBytes)
         case .pinRefusals: result.client == nil ? "" : String(result.pins.refusals)
+        case .memoryCost: result.client?.memoryCost.rawValue ?? ""
+        case .memoryPeakCost: result.client?.memory == nil ? "" : String(result.memoryPeakCost)
+        case .diskPeakBytes: result.client?.disk == nil ? "" : String(result.diskPeakBytes)
         }
     }
 

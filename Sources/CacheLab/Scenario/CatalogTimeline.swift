@@ -19,6 +19,12 @@ public struct CatalogTimeline: Sendable {
     /// Per photo id: its URL and size in bytes.
     public private(set) var photoURLs: [String] = []
     public private(set) var photoSizes: [Int] = []
+    /// Each photo's pixels, packed (`PixelSize`): the API's 150×150 thumbnails and 700×700 photos.
+    public private(set) var photoPixels: [UInt32] = []
+
+    /// The pixels of the API's small and large photos (`../shared/fixtures/README.md`).
+    public static let smallPixels = PixelSize(width: 150, height: 150)
+    public static let largePixels = PixelSize(width: 700, height: 700)
     /// Per recipe id: its cuisine (an index into the fixtures' 12 cuisines).
     public private(set) var cuisine: [UInt8] = []
     /// `snapshots[day]` is the list on `day`; unchanged days share storage.
@@ -75,8 +81,10 @@ public struct CatalogTimeline: Sendable {
         let small = Int32(photoURLs.count)
         photoURLs.append("\(origin)/photos/\(folder)/small.jpg")
         photoSizes.append(Int.random(in: 8_000...14_000, using: &random))
+        photoPixels.append(Self.smallPixels.packed)
         photoURLs.append("\(origin)/photos/\(folder)/large.jpg")
         photoSizes.append(Int.random(in: 60_000...140_000, using: &random))
+        photoPixels.append(Self.largePixels.packed)
         return (small, small + 1)
     }
 

@@ -141,7 +141,9 @@ struct PhotoTraceBuilder {
     }
 
     private mutating func request(_ photo: Int32, at time: Int64) {
-        trace.append(time: time, key: UInt64(key(of: photo)), size: timeline.photoSizes[Int(photo)])
+        trace.append(
+            time: time, key: UInt64(key(of: photo)), size: timeline.photoSizes[Int(photo)],
+            pixels: timeline.photoPixels[Int(photo)])
     }
 
     // The photo's key, numbered by first mention.

@@ -30,6 +30,7 @@ final class CachelabStream: RequestStream {
     var keyNames: [String]? { interner.names }
     func keyName(for id: UInt64) -> String? { interner.name(of: Int(id)) }
     var mayHaveEvents: Bool { layout.event != nil }
+    var mayHavePixelSizes: Bool { layout.width != nil }
     var progress: (done: Int, total: Int?) { (lines.consumed, lines.total) }
 
     /// Reads up to the header.
@@ -114,7 +115,10 @@ final class CachelabStream: RequestStream {
         if let eventField = fields.event,
             let kind = try Self.eventKind(eventField, in: base, file: file, line: number)
         {
-            guard TraceReader.trimmed(fields.size, in: base).isEmpty else {
+            guard TraceReader.trimmed(fields.size, in: base).isEmpty,
+                fields.width.map({ TraceReader.trimmed($0, in: base).isEmpty }) ?? true,
+                fields.height.map({ TraceReader.trimmed($0, in: base).isEmpty }) ?? true
+            else {
                 throw .malformedLine(
                     file: file, line: number, reason: "a \(kind.rawValue) event takes no size; leave it empty")
             }
@@ -145,7 +149,34 @@ final class CachelabStream: RequestStream {
             throw .malformedLine(file: file, line: number, reason: TraceReader.tooLarge(sizeField, in: base))
         }
         let id = try interner.intern(key, in: base, file: file, line: number)
-        writer.append(time: time, key: id, size: Int(size))
+        if let width = fields.width, let height = fields.height {
+            let pixels = try Self.pixelSize(width, height, in: base, file: file, line: number)
+            writer.append(time: time, key: id, size: Int(size), pixels: pixels)
+        } else {
+            writer.append(time: time, key: id, size: Int(size))
+        }
+    }
+
+    /// A request's `width` and `height`, packed: both empty (unknown, 0) or both whole numbers
+    /// of pixels in `1...PixelSize.largestSide`.
+    private static func pixelSize(
+        _ widthField: Range<Int>, _ heightField: Range<Int>, in base: UnsafeBufferPointer<UInt8>, file: String,
+        line: Int
+    ) throws(TraceError) -> UInt32 {
+        let width = TraceReader.trimmed(widthField, in: base)
+        let height = TraceReader.trimmed(heightField, in: base)
+        if width.isEmpty && height.isEmpty { return 0 }
+        guard let w = TraceReader.unsignedInteger(width, in: base),
+            let h = TraceReader.unsignedInteger(height, in: base),
+            (1...UInt64(PixelSize.largestSide)).contains(w), (1...UInt64(PixelSize.largestSide)).contains(h)
+        else {
+            throw .malformedLine(
+                file: file, line: line,
+                reason:
+                    "width \(TraceReader.quoted(width, in: base)) and height \(TraceReader.quoted(height, in: base)) "
+                    + "are not both empty or both whole numbers of pixels from 1 to \(PixelSize.largestSide)")
+        }
+        return UInt32(w) << 16 | UInt32(h)
     }
 
     /// Checks that `key` is one the writer could write back: not empty, no double quote, no
@@ -194,6 +225,8 @@ private struct CachelabLayout {
     var key: Int
     var size: Int
     var event: Int?
+    var width: Int?
+    var height: Int?
 
     init(header: Range<Int>, in base: UnsafeBufferPointer<UInt8>, file: String, line: Int) throws(TraceError) {
         let names = base[header].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
@@ -215,6 +248,15 @@ private struct CachelabLayout {
         key = names.firstIndex(of: "key")!
         size = names.firstIndex(of: "size")!
         event = names.firstIndex(of: "event")
+        width = names.firstIndex(of: "width")
+        height = names.firstIndex(of: "height")
+        guard (width == nil) == (height == nil) else {
+            throw .malformedLine(
+                file: file, line: line,
+                reason:
+                    "the header names \(width == nil ? "height" : "width") without \(width == nil ? "width" : "height")"
+            )
+        }
     }
 }
 
@@ -224,11 +266,15 @@ private struct CachelabFields {
     var key: Range<Int> = 0..<0
     var size: Range<Int> = 0..<0
     var event: Range<Int>?
+    var width: Range<Int>?
+    var height: Range<Int>?
 
     /// Records the fields `layout` names and returns how many fields the line has.
     @inline(__always)
     mutating func split(_ line: Range<Int>, in base: UnsafeBufferPointer<UInt8>, layout: CachelabLayout) -> Int {
         event = nil
+        width = nil
+        height = nil
         var column = 0
         var start = line.lowerBound
         var index = line.lowerBound
@@ -243,6 +289,10 @@ private struct CachelabFields {
                     size = field
                 } else if column == layout.event {
                     event = field
+                } else if column == layout.width {
+                    width = field
+                } else if column == layout.height {
+                    height = field
                 }
                 if index == line.upperBound {
                     return column + 1

@@ -96,7 +96,9 @@ public struct Recording: Sendable, Equatable {
         }
         trace.reserveCapacity(trace.count + part.count)
         for index in 0..<part.count {
-            trace.append(time: raised(part.times[index]), key: mapped[Int(part.keys[index])], size: part.sizes[index])
+            trace.append(
+                time: raised(part.times[index]), key: mapped[Int(part.keys[index])], size: part.sizes[index],
+                pixels: part.pixelSizes?[index] ?? 0)
         }
     }
 

@@ -17,6 +17,10 @@ public struct RequestChunk: Sendable {
     private var sizes: [Int]
     /// Each request's next use (see `Trace.nextUses`), when the chunk was made to carry them.
     private var nextUses: [Int64]
+    /// Each request's pixel size, packed; meaningful only when `hasPixelSizes`.
+    private var pixelSizes: [UInt32]
+    /// Whether the reader gave this fill's requests pixel sizes (all of them, 0 where unknown).
+    public private(set) var hasPixelSizes = false
     /// The events among the requests, in order, at absolute positions `start...start + count`.
     public private(set) var events: [TraceEvent] = []
 
@@ -37,6 +41,7 @@ public struct RequestChunk: Sendable {
         keys = Array(repeating: 0, count: capacity)
         sizes = Array(repeating: 0, count: capacity)
         nextUses = carriesNextUses ? Array(repeating: .max, count: capacity) : []
+        pixelSizes = Array(repeating: 0, count: capacity)
     }
 
     /// Whether the chunk has room for next uses.
@@ -59,23 +64,27 @@ public struct RequestChunk: Sendable {
         let capacity = capacity
         let eventCapacity = eventCapacity
         let carriesNextUses = carriesNextUses
-        let (filled, written) = try times.withUnsafeMutableBufferPointer { times throws(Failure) in
+        let (filled, written, pixels) = try times.withUnsafeMutableBufferPointer { times throws(Failure) in
             try keys.withUnsafeMutableBufferPointer { keys throws(Failure) in
                 try sizes.withUnsafeMutableBufferPointer { sizes throws(Failure) in
-                    try nextUses.withUnsafeMutableBufferPointer { nextUses throws(Failure) in
-                        var writer = ChunkWriter(
-                            capacity: capacity, eventCapacity: eventCapacity, start: start,
-                            times: times.baseAddress!, keys: keys.baseAddress!, sizes: sizes.baseAddress!,
-                            // An empty array may still lend a base address: no room, no pointer.
-                            nextUses: carriesNextUses ? nextUses.baseAddress : nil, events: taken)
-                        try body(&writer)
-                        return (writer.count, writer.events)
+                    try pixelSizes.withUnsafeMutableBufferPointer { pixelSizes throws(Failure) in
+                        try nextUses.withUnsafeMutableBufferPointer { nextUses throws(Failure) in
+                            var writer = ChunkWriter(
+                                capacity: capacity, eventCapacity: eventCapacity, start: start,
+                                times: times.baseAddress!, keys: keys.baseAddress!, sizes: sizes.baseAddress!,
+                                pixelSizes: pixelSizes.baseAddress!,
+                                // An empty array may still lend a base address: no room, no pointer.
+                                nextUses: carriesNextUses ? nextUses.baseAddress : nil, events: taken)
+                            try body(&writer)
+                            return (writer.count, writer.events, writer.hasPixelSizes)
+                        }
                     }
                 }
             }
         }
         count = filled
         events = written
+        hasPixelSizes = pixels
     }
 
     /// Lends the chunk's requests to `body` as a `RequestBatch`.
@@ -85,18 +94,23 @@ public struct RequestChunk: Sendable {
         try times.withUnsafeBufferPointer { times throws(Failure) in
             try keys.withUnsafeBufferPointer { keys throws(Failure) in
                 try sizes.withUnsafeBufferPointer { sizes throws(Failure) in
-                    try nextUses.withUnsafeBufferPointer { nextUses throws(Failure) in
-                        try events.withUnsafeBufferPointer { events throws(Failure) in
-                            try body(
-                                RequestBatch(
-                                    start: start,
-                                    times: UnsafeBufferPointer(rebasing: times[..<count]),
-                                    keys: UnsafeBufferPointer(rebasing: keys[..<count]),
-                                    sizes: UnsafeBufferPointer(rebasing: sizes[..<count]),
-                                    nextUses: nextUses.isEmpty
-                                        ? UnsafeBufferPointer(start: nil, count: 0)
-                                        : UnsafeBufferPointer(rebasing: nextUses[..<count]),
-                                    events: events))
+                    try pixelSizes.withUnsafeBufferPointer { pixelSizes throws(Failure) in
+                        try nextUses.withUnsafeBufferPointer { nextUses throws(Failure) in
+                            try events.withUnsafeBufferPointer { events throws(Failure) in
+                                try body(
+                                    RequestBatch(
+                                        start: start,
+                                        times: UnsafeBufferPointer(rebasing: times[..<count]),
+                                        keys: UnsafeBufferPointer(rebasing: keys[..<count]),
+                                        sizes: UnsafeBufferPointer(rebasing: sizes[..<count]),
+                                        nextUses: nextUses.isEmpty
+                                            ? UnsafeBufferPointer(start: nil, count: 0)
+                                            : UnsafeBufferPointer(rebasing: nextUses[..<count]),
+                                        events: events,
+                                        pixelSizes: hasPixelSizes
+                                            ? UnsafeBufferPointer(rebasing: pixelSizes[..<count])
+                                            : UnsafeBufferPointer(start: nil, count: 0)))
+                            }
                         }
                     }
                 }
@@ -128,13 +142,16 @@ struct ChunkWriter {
     private let times: UnsafeMutablePointer<Int64>
     private let keys: UnsafeMutablePointer<UInt64>
     private let sizes: UnsafeMutablePointer<Int>
+    private let pixelSizes: UnsafeMutablePointer<UInt32>
     private let nextUses: UnsafeMutablePointer<Int64>?
     private(set) var events: [TraceEvent]
+    /// Whether requests were appended with pixel sizes (a reader gives all of a fill's or none).
+    private(set) var hasPixelSizes = false
 
     init(
         capacity: Int, eventCapacity: Int, start: Int, times: UnsafeMutablePointer<Int64>,
-        keys: UnsafeMutablePointer<UInt64>, sizes: UnsafeMutablePointer<Int>, nextUses: UnsafeMutablePointer<Int64>?,
-        events: [TraceEvent]
+        keys: UnsafeMutablePointer<UInt64>, sizes: UnsafeMutablePointer<Int>, pixelSizes: UnsafeMutablePointer<UInt32>,
+        nextUses: UnsafeMutablePointer<Int64>?, events: [TraceEvent]
     ) {
         self.capacity = capacity
         self.eventCapacity = eventCapacity
@@ -142,8 +159,18 @@ struct ChunkWriter {
         self.times = times
         self.keys = keys
         self.sizes = sizes
+        self.pixelSizes = pixelSizes
         self.nextUses = nextUses
         self.events = events
+    }
+
+    /// Appends a request with its image's pixel size (packed, 0 for unknown); a reader that
+    /// gives pixel sizes appends every request of a fill this way.
+    @inline(__always)
+    mutating func append(time: Int64, key: UInt64, size: Int, pixels: UInt32) {
+        pixelSizes[count] = pixels
+        hasPixelSizes = true
+        append(time: time, key: key, size: size)
     }
 
     /// Whether the chunk takes no more: its requests or its events are at capacity.
@@ -194,6 +221,9 @@ public struct RequestBatch {
     /// an event at `start + i` comes just before request `i` of the batch, one at
     /// `start + count` after the last.
     public let events: UnsafeBufferPointer<TraceEvent>
+    /// Each request's image size in pixels, packed (`PixelSize`, 0 where unknown), when the trace
+    /// gives them; else empty.
+    public var pixelSizes = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
 
     public var count: Int { keys.count }
 }

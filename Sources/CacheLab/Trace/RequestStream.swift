@@ -29,6 +29,10 @@ public protocol RequestStream: AnyObject {
     /// that has some): a writer of cachelab's format then keeps the column.
     var mayHaveEvents: Bool { get }
 
+    /// Whether requests may come with pixel sizes (cachelab's format with `width` and `height`
+    /// columns, a trace in memory that has them): a writer of cachelab's format keeps the columns.
+    var mayHavePixelSizes: Bool { get }
+
     /// How much of the file has been consumed and how big it is (compressed bytes for a `.zst`
     /// file; requests for a trace in memory), for progress.
     var progress: (done: Int, total: Int?) { get }
@@ -39,6 +43,7 @@ extension RequestStream {
     public var keyNames: [String]? { nil }
     public func keyName(for id: UInt64) -> String? { nil }
     public var mayHaveEvents: Bool { false }
+    public var mayHavePixelSizes: Bool { false }
 
     /// Reads the rest of the stream into a `Trace` in memory (for traces that fit, and for the
     /// live replay, which needs each key's object).
@@ -47,6 +52,16 @@ extension RequestStream {
         var chunk = RequestChunk(capacity: chunkCapacity)
         while try next(into: &chunk) {
             chunk.withBatch { batch in
+                if !batch.pixelSizes.isEmpty, trace.pixelSizes == nil {
+                    trace.pixelSizes = [UInt32](repeating: 0, count: trace.count)
+                }
+                if trace.pixelSizes != nil {
+                    if batch.pixelSizes.isEmpty {
+                        trace.pixelSizes!.append(contentsOf: repeatElement(0, count: batch.count))
+                    } else {
+                        trace.pixelSizes!.append(contentsOf: batch.pixelSizes)
+                    }
+                }
                 trace.times.append(contentsOf: batch.times)
                 trace.keys.append(contentsOf: batch.keys)
                 trace.sizes.append(contentsOf: batch.sizes)
@@ -70,6 +85,7 @@ public final class TraceArrayStream: RequestStream {
     public var keyNames: [String]? { trace.keyNames }
     public func keyName(for id: UInt64) -> String? { trace.keyNames?[Int(id)] }
     public var mayHaveEvents: Bool { !trace.events.isEmpty }
+    public var mayHavePixelSizes: Bool { trace.pixelSizes != nil }
     public var progress: (done: Int, total: Int?) { (position, trace.count) }
     public var carriesNextUses: Bool { nextUses != nil }
 
@@ -97,6 +113,10 @@ public final class TraceArrayStream: RequestStream {
                     writer.append(
                         time: trace.times[position], key: trace.keys[position], size: trace.sizes[position],
                         nextUse: nextUses![position])
+                } else if let pixelSizes = trace.pixelSizes {
+                    writer.append(
+                        time: trace.times[position], key: trace.keys[position], size: trace.sizes[position],
+                        pixels: pixelSizes[position])
                 } else {
                     writer.append(time: trace.times[position], key: trace.keys[position], size: trace.sizes[position])
                 }
@@ -121,30 +141,34 @@ extension Trace {
             keys.withUnsafeBufferPointer { keys in
                 sizes.withUnsafeBufferPointer { sizes in
                     (nextUses ?? empty).withUnsafeBufferPointer { nextUses in
-                        events.withUnsafeBufferPointer { events in
-                            var start = 0
-                            var firstEvent = 0
-                            repeat {
-                                let end = min(start + capacity, keys.count)
-                                let last = end == keys.count
-                                // Events before the next batch's first request; the last batch
-                                // takes those after every request too.
-                                var endEvent = firstEvent
-                                while endEvent < events.count, events[endEvent].position < end || last {
-                                    endEvent += 1
-                                }
-                                body(
-                                    RequestBatch(
-                                        start: start,
-                                        times: UnsafeBufferPointer(rebasing: times[start..<end]),
-                                        keys: UnsafeBufferPointer(rebasing: keys[start..<end]),
-                                        sizes: UnsafeBufferPointer(rebasing: sizes[start..<end]),
-                                        nextUses: nextUses.isEmpty
-                                            ? nextUses : UnsafeBufferPointer(rebasing: nextUses[start..<end]),
-                                        events: UnsafeBufferPointer(rebasing: events[firstEvent..<endEvent])))
-                                start = end
-                                firstEvent = endEvent
-                            } while start < keys.count
+                        (pixelSizes ?? []).withUnsafeBufferPointer { pixelSizes in
+                            events.withUnsafeBufferPointer { events in
+                                var start = 0
+                                var firstEvent = 0
+                                repeat {
+                                    let end = min(start + capacity, keys.count)
+                                    let last = end == keys.count
+                                    // Events before the next batch's first request; the last batch
+                                    // takes those after every request too.
+                                    var endEvent = firstEvent
+                                    while endEvent < events.count, events[endEvent].position < end || last {
+                                        endEvent += 1
+                                    }
+                                    body(
+                                        RequestBatch(
+                                            start: start,
+                                            times: UnsafeBufferPointer(rebasing: times[start..<end]),
+                                            keys: UnsafeBufferPointer(rebasing: keys[start..<end]),
+                                            sizes: UnsafeBufferPointer(rebasing: sizes[start..<end]),
+                                            nextUses: nextUses.isEmpty
+                                                ? nextUses : UnsafeBufferPointer(rebasing: nextUses[start..<end]),
+                                            events: UnsafeBufferPointer(rebasing: events[firstEvent..<endEvent]),
+                                            pixelSizes: pixelSizes.isEmpty
+                                                ? pixelSizes : UnsafeBufferPointer(rebasing: pixelSizes[start..<end])))
+                                    start = end
+                                    firstEvent = endEvent
+                                } while start < keys.count
+                            }
                         }
                     }
                 }

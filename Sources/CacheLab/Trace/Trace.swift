@@ -4,7 +4,7 @@
 /// allocates. App events (a relaunch, going to the background) sit between requests: an event
 /// with `position == i` happens just before request `i`.
 ///
-/// - Invariant: `times`, `keys` and `sizes` have the same count; `events` are sorted by position,
+/// - Invariant: `times`, `keys` and `sizes` (and `pixelSizes`, when present) have the same count; `events` are sorted by position,
 ///   and every position is in `0...count`; `keyNames`, when present, names every key
 ///   (`keys[i] < keyNames.count`).
 public struct Trace: Sendable, Equatable {
@@ -16,6 +16,9 @@ public struct Trace: Sendable, Equatable {
     public var keys: [UInt64]
     /// Size in bytes of each request's object, as the request saw it (at least 1).
     public var sizes: [Int]
+    /// Each request's image size in pixels, packed (`PixelSize.packed`, 0 where unknown), when
+    /// the trace gives any; `nil` when it gives none.
+    public var pixelSizes: [UInt32]?
     /// App events, sorted by position.
     public var events: [TraceEvent]
     /// For traces whose keys are strings (cachelab's own format), the string behind each id:
@@ -28,14 +31,17 @@ public struct Trace: Sendable, Equatable {
         keys: [UInt64] = [],
         sizes: [Int] = [],
         events: [TraceEvent] = [],
-        keyNames: [String]? = nil
+        keyNames: [String]? = nil,
+        pixelSizes: [UInt32]? = nil
     ) {
+        precondition(pixelSizes.map { $0.count == keys.count } ?? true, "one pixel size per request")
         self.name = name
         self.times = times
         self.keys = keys
         self.sizes = sizes
         self.events = events
         self.keyNames = keyNames
+        self.pixelSizes = pixelSizes
     }
 
     /// The largest object a trace may hold, in bytes: 4 GiB − 1, the most libCacheSim's binary
@@ -51,6 +57,16 @@ public struct Trace: Sendable, Equatable {
         times.append(time)
         keys.append(key)
         sizes.append(size)
+        pixelSizes?.append(0)
+    }
+
+    /// Appends one request whose image has `pixels` (packed; 0 for unknown).
+    public mutating func append(time: Int64, key: UInt64, size: Int, pixels: UInt32) {
+        if pixelSizes == nil, pixels != 0 {
+            pixelSizes = [UInt32](repeating: 0, count: count)
+        }
+        append(time: time, key: key, size: size)
+        if pixelSizes != nil { pixelSizes![count - 1] = pixels }
     }
 
     /// Appends an event that happens after every request appended so far; `key` is the photo a

@@ -153,6 +153,7 @@ private struct Encoder {
     let file: String
     let stream: any RequestStream
     let hasEvents: Bool
+    let hasPixelSizes: Bool
     private var previous: Int64 = 0
     private(set) var eventsWritten = 0
     private var pendingEvents: [TraceEvent] = []
@@ -162,6 +163,7 @@ private struct Encoder {
         self.file = file
         self.stream = stream
         hasEvents = format == .cachelab && stream.mayHaveEvents
+        hasPixelSizes = format == .cachelab && stream.mayHavePixelSizes
     }
 
     func header(into out: inout [UInt8]) {
@@ -171,7 +173,10 @@ private struct Encoder {
             let base = stream.name.split(separator: "/").last.map(String.init) ?? stream.name
             let title = base.map { $0 == "\n" || $0 == "\r" ? " " : $0 }
             out.append(contentsOf: "# cachelab trace: \(String(title))\n".utf8)
-            out.append(contentsOf: (hasEvents ? "time,key,size,event\n" : "time,key,size\n").utf8)
+            out.append(contentsOf: "time,key,size".utf8)
+            if hasEvents { out.append(contentsOf: ",event".utf8) }
+            if hasPixelSizes { out.append(contentsOf: ",width,height".utf8) }
+            out.append(UInt8(ascii: "\n"))
         case .csv:
             out.append(contentsOf: TraceWriter.csvHeader.utf8)
             out.append(UInt8(ascii: "\n"))
@@ -226,6 +231,13 @@ private struct Encoder {
             if hasEvents {
                 out.append(UInt8(ascii: ","))
             }
+            if hasPixelSizes {
+                let pixels = batch.pixelSizes.isEmpty ? 0 : batch.pixelSizes[index]
+                out.append(UInt8(ascii: ","))
+                if pixels != 0 { TraceWriter.appendDecimal(UInt64(pixels >> 16), to: &out) }
+                out.append(UInt8(ascii: ","))
+                if pixels != 0 { TraceWriter.appendDecimal(UInt64(pixels & 0xFFFF), to: &out) }
+            }
             out.append(UInt8(ascii: "\n"))
         }
         events.removeFirst(nextEvent)
@@ -240,6 +252,7 @@ private struct Encoder {
         if let key = event.key { try appendKey(key, to: &out) }
         out.append(contentsOf: ",,".utf8)
         out.append(contentsOf: event.kind.rawValue.utf8)
+        if hasPixelSizes { out.append(contentsOf: ",,".utf8) }
         out.append(UInt8(ascii: "\n"))
         eventsWritten += 1
     }

@@ -55,6 +55,8 @@ public actor ImagePipeline {
     public struct Request: Sendable, Hashable {
         public let url: String
         public let time: Int64
+        /// The image's pixels (packed `PixelSize`), when the app knows them; 0 otherwise.
+        public let pixels: UInt32
         let ticket: Int
     }
 
@@ -104,6 +106,9 @@ public actor ImagePipeline {
         public var peakDiskPinnedBytes = 0
         /// Pins refused because a tier's pin budget was full.
         public var pinRefusals = 0
+        /// The most the memory tier and the disk tier held at once (memory in its cost's unit).
+        public var peakMemoryCost = 0
+        public var peakDiskBytes = 0
 
         /// The pins as a run reports them.
         public var pins: PinSummary {
@@ -207,7 +212,8 @@ public actor ImagePipeline {
         self.client = client
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
             try client.memory!.policy.makeMemoryTier(
-                configuration: limits, expectedCount: expectedCount, pinBudget: client.memory!.effectivePinBudget)
+                configuration: limits, expectedCount: expectedCount, pinBudget: client.memory!.effectivePinBudget,
+                cost: client.memoryCost)
         }
         if let limits = client.diskLimits, let store {
             disk = try client.disk!.policy.openDiskTier(
@@ -224,7 +230,10 @@ public actor ImagePipeline {
     /// Makes a request for `url` at `now`, taking the next ticket, and starts its download if no
     /// tier holds the image and no earlier request for it is in line. Make requests in the order
     /// the list asks for them (await each call before the next); load each with `image(for:)`.
-    public func request(_ url: String, at now: Int64) -> Request {
+    ///
+    /// - Parameter pixels: the image's size in pixels when the app knows it (packed `PixelSize`):
+    ///   a memory tier costing decoded bitmaps charges by it.
+    public func request(_ url: String, at now: Int64, pixels: UInt32 = 0) -> Request {
         let ticket = nextTicket
         nextTicket += 1
         let earlier = pending[url, default: 0]
@@ -234,7 +243,7 @@ public actor ImagePipeline {
         } else if !holds(url, at: now) {
             startDownload(url, for: ticket)
         }
-        return Request(url: url, time: now, ticket: ticket)
+        return Request(url: url, time: now, pixels: pixels, ticket: ticket)
     }
 
     /// Loads `url` as a request made now (`request(_:at:)`, then `image(for:)`).
@@ -312,7 +321,8 @@ public actor ImagePipeline {
             expirations: (memory?.expirations ?? 0) + (disk?.expirations ?? 0),
             memoryPinnedBytes: memory?.pinnedBytes ?? 0, diskPinnedBytes: disk?.pinnedBytes ?? 0,
             peakMemoryPinnedBytes: memory?.peakPinnedBytes ?? 0, peakDiskPinnedBytes: disk?.peakPinnedBytes ?? 0,
-            pinRefusals: (memory?.pinRefusals ?? 0) + (disk?.pinRefusals ?? 0))
+            pinRefusals: (memory?.pinRefusals ?? 0) + (disk?.pinRefusals ?? 0),
+            peakMemoryCost: memory?.peakCost ?? 0, peakDiskBytes: disk?.peakCost ?? 0)
     }
 
     /// Checks both tiers' bookkeeping; stops with a message if it is wrong.
@@ -346,12 +356,12 @@ public actor ImagePipeline {
         let url = request.url
         let now = request.time
         if let bytes = try memory?.value(forKey: url, at: now) {
-            recorder?.recordLookup(url, size: bytes.count, source: .memory, at: now)
+            record(url, size: bytes.count, source: .memory, at: now, pixels: request.pixels)
             return LoadedImage(bytes: bytes, source: .memory)
         }
         if let bytes = try disk?.value(forKey: url, at: now) {
-            try store(bytes, url, in: memory, at: now)
-            recorder?.recordLookup(url, size: bytes.count, source: .disk, at: now)
+            try store(bytes, url, in: memory, at: now, pixels: request.pixels)
+            record(url, size: bytes.count, source: .disk, at: now, pixels: request.pixels)
             return LoadedImage(bytes: bytes, source: .disk)
         }
         // Not started early (a tier held the image when it was made, or an earlier request
@@ -359,18 +369,29 @@ public actor ImagePipeline {
         if downloads[ticket] == nil { startDownload(url, for: ticket) }
         let bytes = try await downloads[ticket]!.task.value
         do {
-            try store(bytes, url, in: disk, at: now)
+            try store(bytes, url, in: disk, at: now, pixels: request.pixels)
         } catch {
             stats.diskWriteFailures += 1
         }
-        try store(bytes, url, in: memory, at: now)
-        recorder?.recordLookup(url, size: bytes.count, source: .network, at: now)
+        try store(bytes, url, in: memory, at: now, pixels: request.pixels)
+        record(url, size: bytes.count, source: .network, at: now, pixels: request.pixels)
         return LoadedImage(bytes: bytes, source: .network)
     }
 
+    private func record(
+        _ url: String, size: Int, source: TraceRecorder.Source, at now: Int64, pixels: UInt32
+    ) {
+        let known = PixelSize(packed: pixels)
+        recorder?.recordLookup(url, size: size, source: source, at: now, width: known?.width, height: known?.height)
+    }
+
     // Stores an image in `tier`, pinning it there if it is a favourite's.
-    private func store(_ bytes: [UInt8], _ url: String, in tier: (any ImageTier)?, at now: Int64) throws {
-        guard let tier, try tier.insert(bytes, forKey: url, at: now), wanted.contains(url) else { return }
+    private func store(
+        _ bytes: [UInt8], _ url: String, in tier: (any ImageTier)?, at now: Int64, pixels: UInt32
+    ) throws {
+        guard let tier, try tier.insert(bytes, forKey: url, at: now, pixels: pixels), wanted.contains(url) else {
+            return
+        }
         try tier.pin(url)
     }
 

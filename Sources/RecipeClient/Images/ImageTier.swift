@@ -20,6 +20,10 @@ public protocol ImageTier: AnyObject {
     /// Bytes stored, pinned entries included.
     var totalBytes: Int { get }
 
+    /// The most the tier held at once since it opened, pinned entries included, in its unit (a
+    /// memory tier's decoded bytes under `MemoryCost.decoded`).
+    var peakCost: Int { get }
+
     /// Bytes of the pinned entries.
     var pinnedBytes: Int { get }
 
@@ -43,12 +47,13 @@ public protocol ImageTier: AnyObject {
     func value(forKey url: String, at now: Int64) throws -> [UInt8]?
 
     /// Stores the complete image `bytes` under `url`, replacing any earlier entry (a pinned entry
-    /// stays pinned) and evicting as the capacity requires.
+    /// stays pinned) and evicting as the capacity requires. `pixels` (packed `PixelSize`, 0 for
+    /// unknown) is what a memory tier costing decoded bitmaps charges by; a disk tier ignores it.
     ///
     /// - Returns: `false` when the image is bigger than the capacity and was not stored (nor is
     ///   any earlier entry for `url` kept).
     @discardableResult
-    func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) throws -> Bool
+    func insert(_ bytes: [UInt8], forKey url: String, at now: Int64, pixels: UInt32) throws -> Bool
 
     /// Removes the entry for `url`, pinned or not, if any. Not counted as an eviction.
     func remove(_ url: String) throws
@@ -74,4 +79,12 @@ public protocol ImageTier: AnyObject {
 
     /// Checks that the tier's bookkeeping agrees with what it stores; stops with a message if not.
     func checkInvariants() throws
+}
+
+extension ImageTier {
+    /// Stores an image whose pixels are not known (costed by its bytes).
+    @discardableResult
+    public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) throws -> Bool {
+        try insert(bytes, forKey: url, at: now, pixels: 0)
+    }
 }

@@ -6,6 +6,8 @@ import CacheLab
 /// - **Pins.** Pinned entries (favourites) are kept beside the engine (`PinnedEntries`), so they
 ///   are never evicted or expired and count against their own budget, not the capacity.
 /// - **Lifetime.** Nothing persists: a relaunch starts with an empty memory tier.
+/// - **Cost.** An image costs its decoded bitmap (`MemoryCost.decoded`: width × height × 4, when
+///   the caller gives its pixels) or its encoded bytes; `totalBytes` counts what it costs.
 ///
 /// - Complexity: O(1) expected per call.
 /// - Invariant: `totalBytes` is the sum of the engine's costs and the pinned images' sizes (in
@@ -13,19 +15,35 @@ import CacheLab
 ///
 /// Not `Sendable`: one owner, the pipeline's actor.
 public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
-    private let engine: Cache<String, [UInt8], Policy>
+    /// An image and what it costs in memory (its decoded or encoded bytes).
+    private struct Stored {
+        var bytes: [UInt8]
+        var size: Int
+    }
+
+    private let engine: Cache<String, Stored, Policy>
     private var pins: PinnedEntries<String, [UInt8]>
+    /// What an image costs here.
+    public let memoryCost: MemoryCost
+    /// The most the tier held at once (engine and pins), in its unit.
+    public private(set) var peakCost = 0
 
     /// Creates an empty tier. `Policy` must not need the future (Belady): a client has none
     /// (`PolicyKind.makeMemoryTier` and `ImagePipeline` check it and throw).
     ///
-    /// - Parameter pinBudget: what pinned images may cost together, in the capacity's unit.
-    public init(configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max) {
+    /// - Parameters:
+    ///   - pinBudget: what pinned images may cost together, in the capacity's unit.
+    ///   - cost: what an image costs: its decoded bitmap when its pixels are given, or its bytes.
+    public init(
+        configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max,
+        cost: MemoryCost = .decoded
+    ) {
         precondition(
             !Policy.needsFuture,
             "MemoryTier: \(Policy.self) needs each request's next use, which a client does not have")
         engine = Cache(configuration: configuration, expectedCount: expectedCount)
         pins = PinnedEntries(budget: pinBudget)
+        memoryCost = cost
     }
 
     public var configuration: CacheConfiguration { engine.configuration }
@@ -44,19 +62,21 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     public func value(forKey url: String, at now: Int64) -> [UInt8]? {
-        pins[url]?.value ?? engine.value(forKey: url, at: now)
+        pins[url]?.value ?? engine.value(forKey: url, at: now)?.bytes
     }
 
     @discardableResult
-    public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) -> Bool {
+    public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64, pixels: UInt32 = 0) -> Bool {
+        let size = memoryCost.bytes(size: bytes.count, pixels: pixels)
         if pins.contains(url) {
-            pins.set(url, bytes, cost: configuration.cost(ofSize: bytes.count), size: bytes.count)
+            pins.set(url, bytes, cost: configuration.cost(ofSize: size), size: size)
             return true
         }
-        guard engine.insert(bytes, forKey: url, size: bytes.count, at: now) else {
+        guard engine.insert(Stored(bytes: bytes, size: size), forKey: url, size: size, at: now) else {
             _ = engine.removeValue(forKey: url)
             return false
         }
+        peakCost = max(peakCost, engine.totalCost + pins.cost)
         return true
     }
 
@@ -70,15 +90,15 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     public func pin(_ url: String) -> Bool {
         if pins.contains(url) { return true }
         guard let cost = engine.cost(forKey: url), pins.admits(cost: cost),
-            let bytes = engine.removeValue(forKey: url)
+            let stored = engine.removeValue(forKey: url)
         else { return false }
-        pins.set(url, bytes, cost: cost, size: bytes.count)
+        pins.set(url, stored.bytes, cost: cost, size: stored.size)
         return true
     }
 
     public func unpin(_ url: String, at now: Int64) {
         guard let entry = pins.remove(url) else { return }
-        engine.insert(entry.value, forKey: url, size: entry.size, at: now)
+        engine.insert(Stored(bytes: entry.value, size: entry.size), forKey: url, size: entry.size, at: now)
     }
 
     public func sweep(limit: Int, trimRatio: Double, at now: Int64) {
@@ -104,11 +124,13 @@ extension PolicyKind {
     ///
     /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady).
     public func makeMemoryTier(
-        configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max
+        configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max,
+        cost: MemoryCost = .decoded
     ) throws(PolicyError) -> any ImageTier {
         try requireOnline(for: "a client's memory tier")
         return withOrder(
-            MemoryTierMaker(configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget))
+            MemoryTierMaker(
+                configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget, cost: cost))
     }
 }
 
@@ -116,8 +138,10 @@ private struct MemoryTierMaker: PolicyBody {
     let configuration: CacheConfiguration
     let expectedCount: Int
     let pinBudget: Int
+    let cost: MemoryCost
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> any ImageTier {
-        MemoryTier<Policy>(configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget)
+        MemoryTier<Policy>(
+            configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget, cost: cost)
     }
 }

@@ -37,6 +37,8 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     private let dropped = DroppedEntries()
     private var pins: PinnedEntries<String, Void>
     private var unpinnedBytes = 0
+    /// The most bytes the tier held at once since it opened.
+    public private(set) var peakCost = 0
 
     /// Opens the tier over `store`, rebuilding the eviction order from its rows, and sweeping
     /// entries expired at `now`.
@@ -67,6 +69,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         }
         engine.sweep(limit: configuration.capacity, trimRatio: 1, at: now)
         try store.remove(urls: refused + takeDropped())
+        peakCost = totalBytes
     }
 
     /// Opens the store file at `path` (creating it if missing) and the tier over it.
@@ -123,7 +126,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     @discardableResult
-    public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64) throws -> Bool {
+    public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64, pixels: UInt32 = 0) throws -> Bool {
         if pins.contains(url) {
             try store.put(url: url, bytes: bytes, at: now)
             pins.set(url, (), cost: configuration.cost(ofSize: bytes.count), size: bytes.count)
@@ -138,6 +141,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         }
         unpinnedBytes += bytes.count
         let victims = takeDropped()
+        peakCost = max(peakCost, totalBytes)
         do {
             try store.put(url: url, bytes: bytes, at: now, removing: victims)
         } catch {

@@ -37,6 +37,25 @@ struct MemoryTierTests {
         tier.checkInvariants()
     }
 
+    @Test func anImageWithPixelsCostsItsDecodedBitmapOrItsBytes() {
+        // Given 100-byte images of 10×10 pixels (a 400-byte bitmap) and a 1,000-byte tier
+        let pixels = PixelSize(width: 10, height: 10).packed
+        let decoded = makeTier(capacity: 1_000)
+        let encoded = MemoryTier<LRUPolicy>(configuration: CacheConfiguration(capacity: 1_000), cost: .encoded)
+        for number in 1...3 {
+            decoded.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number), pixels: pixels)
+            encoded.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number), pixels: pixels)
+        }
+
+        // Then decoded it holds two bitmaps (800 bytes), encoded all three images (300 bytes)
+        #expect(decoded.count == 2 && decoded.totalBytes == 800 && decoded.peakCost == 800)
+        #expect(encoded.count == 3 && encoded.totalBytes == 300)
+        // And a pinned bitmap keeps its decoded cost
+        #expect(decoded.pin(F.url(3)))
+        #expect(decoded.pinnedBytes == 400)
+        decoded.checkInvariants()
+    }
+
     @Test func imageBiggerThanTheCapacityIsRefusedAndDropsTheOldOne() {
         let tier = makeTier()
         fill(tier, 1...1)
