@@ -278,8 +278,17 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4).", valueName: "size"))
+            "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4); --device overrides it.",
+            valueName: "size"))
     var deviceMemory = "4GiB"
+
+    @Option(
+        help: ArgumentHelp(
+            """
+            The device the presets size themselves on (RAM, memory class, screen, free disk): \
+            \(DeviceProfile.all.map(\.name).joined(separator: ", ")).
+            """, valueName: "name"))
+    var device: String?
 
     @Option(
         help: ArgumentHelp(
@@ -293,6 +302,18 @@ struct ClientOptions: ParsableArguments {
         _ = try requests()
     }
 
+    /// The device of `--device`, or one of `--device-memory`.
+    func deviceProfile() throws -> DeviceProfile {
+        if let device {
+            guard let profile = DeviceProfile.named(device) else {
+                throw ValidationError(
+                    "unknown device '\(device)'; choose from \(DeviceProfile.all.map(\.name).joined(separator: ", "))")
+            }
+            return profile
+        }
+        return .generic(ram: try ListOptions.size(deviceMemory, option: "--device-memory"))
+    }
+
     /// Whether any two-tier option was given.
     var isSet: Bool {
         client != nil || memoryPolicy != nil || diskPolicy != nil || memoryCapacity != nil || diskCapacity != nil
@@ -302,7 +323,7 @@ struct ClientOptions: ParsableArguments {
     func requests() throws -> [ClientRequest] {
         var requests: [ClientRequest] = []
         if let client {
-            let ram = try ListOptions.size(deviceMemory, option: "--device-memory")
+            let device = try self.deviceProfile()
             let names =
                 client == "all" ? ClientPreset.allCases.map(\.rawValue) : client.split(separator: ",").map(String.init)
             for name in names {
@@ -311,7 +332,7 @@ struct ClientOptions: ParsableArguments {
                         "unknown client '\(name)'; choose from \(ClientPreset.allCases.map(\.rawValue).joined(separator: ", ")), or all"
                     )
                 }
-                requests.append(.preset(preset, ram: ram))
+                requests.append(.preset(preset, device: device))
             }
         }
         if memoryPolicy != nil || diskPolicy != nil || memoryCapacity != nil || diskCapacity != nil {

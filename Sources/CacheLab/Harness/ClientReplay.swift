@@ -61,6 +61,8 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private var wanted: Set<UInt64> = []
     // The most the memory tier held at once (its engine and its pins), in its unit.
     private var memoryPeak = 0
+    // The most one image may cost to be stored in memory.
+    private let largestInMemory: Int
     // The most bytes the disk tier held at once (engine and pins).
     private var diskPeak = 0
     private let persisted: PersistedOrder<UInt64>?
@@ -82,6 +84,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         memoryCache = client.memoryLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
         diskCache = client.diskLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
         memoryPins = PinnedEntries(budget: client.memory?.effectivePinBudget ?? 0)
+        largestInMemory = client.memory?.largestEntry ?? .max
         diskPins = PinnedEntries(budget: client.disk?.effectivePinBudget ?? 0)
         // The disk's order is rebuilt from last use at a relaunch, which changes it unless its
         // policy orders by recency and no fixed lifetime counts from insertion.
@@ -141,7 +144,9 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     // the memory tier's peak.
     @inline(__always)
     private func storeInMemory(_ key: UInt64, size: Int, at now: Int64) {
-        guard let memoryCache, memoryCache.insertAfterMiss(size, forKey: key, size: size, at: now) else { return }
+        guard let memoryCache, size <= largestInMemory,
+            memoryCache.insertAfterMiss(size, forKey: key, size: size, at: now)
+        else { return }
         pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
         memoryPeak = max(memoryPeak, memoryCache.totalCost + memoryPins.cost)
     }

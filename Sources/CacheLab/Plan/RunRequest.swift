@@ -145,8 +145,8 @@ public struct RunRequest: Sendable {
 
 /// A client of `cachelab run --client` or `--memory-policy/--disk-policy`.
 public enum ClientRequest: Sendable {
-    /// A library's defaults, for a device with `ram` bytes of memory.
-    case preset(ClientPreset, ram: Int)
+    /// A library's defaults, as it sizes itself on a device.
+    case preset(ClientPreset, device: DeviceProfile)
     /// Tiers of one's own.
     case tiers(memory: TierRequest?, disk: TierRequest?)
 
@@ -163,8 +163,8 @@ public enum ClientRequest: Sendable {
         -> ClientConfiguration
     {
         switch self {
-        case .preset(let preset, let ram):
-            var configuration = preset.configuration(ram: ram, network: request.network)
+        case .preset(let preset, let device):
+            var configuration = preset.configuration(device: device, network: request.network)
             configuration.sizeMode = request.sizeMode
             configuration.memoryCost = request.memoryCost
             return configuration

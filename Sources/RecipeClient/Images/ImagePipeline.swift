@@ -213,7 +213,7 @@ public actor ImagePipeline {
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
             try client.memory!.policy.makeMemoryTier(
                 configuration: limits, expectedCount: expectedCount, pinBudget: client.memory!.effectivePinBudget,
-                cost: client.memoryCost)
+                cost: client.memoryCost, largestEntry: client.memory!.largestEntry ?? .max)
         }
         if let limits = client.diskLimits, let store {
             disk = try client.disk!.policy.openDiskTier(

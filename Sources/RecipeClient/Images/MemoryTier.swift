@@ -27,6 +27,8 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     public let memoryCost: MemoryCost
     /// The most the tier held at once (engine and pins), in its unit.
     public private(set) var peakCost = 0
+    /// The most one image may cost to be stored (Nuke's: under 10 % of the limit).
+    public let largestEntry: Int
 
     /// Creates an empty tier. `Policy` must not need the future (Belady): a client has none
     /// (`PolicyKind.makeMemoryTier` and `ImagePipeline` check it and throw).
@@ -34,9 +36,10 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     /// - Parameters:
     ///   - pinBudget: what pinned images may cost together, in the capacity's unit.
     ///   - cost: what an image costs: its decoded bitmap when its pixels are given, or its bytes.
+    ///   - largestEntry: the most one image may cost to be stored.
     public init(
         configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max,
-        cost: MemoryCost = .decoded
+        cost: MemoryCost = .decoded, largestEntry: Int = .max
     ) {
         precondition(
             !Policy.needsFuture,
@@ -44,6 +47,7 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
         engine = Cache(configuration: configuration, expectedCount: expectedCount)
         pins = PinnedEntries(budget: pinBudget)
         memoryCost = cost
+        self.largestEntry = largestEntry
     }
 
     public var configuration: CacheConfiguration { engine.configuration }
@@ -72,7 +76,8 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
             pins.set(url, bytes, cost: configuration.cost(ofSize: size), size: size)
             return true
         }
-        guard engine.insert(Stored(bytes: bytes, size: size), forKey: url, size: size, at: now) else {
+        guard size <= largestEntry, engine.insert(Stored(bytes: bytes, size: size), forKey: url, size: size, at: now)
+        else {
             _ = engine.removeValue(forKey: url)
             return false
         }
@@ -125,12 +130,13 @@ extension PolicyKind {
     /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady).
     public func makeMemoryTier(
         configuration: CacheConfiguration, expectedCount: Int = 1_024, pinBudget: Int = .max,
-        cost: MemoryCost = .decoded
+        cost: MemoryCost = .decoded, largestEntry: Int = .max
     ) throws(PolicyError) -> any ImageTier {
         try requireOnline(for: "a client's memory tier")
         return withOrder(
             MemoryTierMaker(
-                configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget, cost: cost))
+                configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget, cost: cost,
+                largestEntry: largestEntry))
     }
 }
 
@@ -139,9 +145,11 @@ private struct MemoryTierMaker: PolicyBody {
     let expectedCount: Int
     let pinBudget: Int
     let cost: MemoryCost
+    let largestEntry: Int
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> any ImageTier {
         MemoryTier<Policy>(
-            configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget, cost: cost)
+            configuration: configuration, expectedCount: expectedCount, pinBudget: pinBudget, cost: cost,
+            largestEntry: largestEntry)
     }
 }

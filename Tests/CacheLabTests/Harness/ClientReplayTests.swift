@@ -142,7 +142,7 @@ struct RelaunchRebuildTests {
     @Test func lifecycleActionsFollowTheClientsSweepTiming() {
         var nuke = ClientLifecycle(client: ClientPreset.nuke.configuration(ram: 1_000_000_000))
         let launch = TraceEvent(position: 0, time: 0, kind: .relaunch)
-        #expect(nuke.actions(for: launch) == [.relaunch, .sweepDisk(limit: 150_000_000, trimRatio: 0.7)])
+        #expect(nuke.actions(for: launch) == [.relaunch, .sweepDisk(limit: 150 << 20, trimRatio: 0.7)])
         // A relaunch 10 minutes later does not sweep again; the background trims memory to 10 %
         #expect(nuke.actions(for: TraceEvent(position: 0, time: 600_000, kind: .relaunch)) == [.relaunch])
         #expect(
