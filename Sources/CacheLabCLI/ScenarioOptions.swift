@@ -45,6 +45,14 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "Recipes whose photos move to new URLs per week, on average.")
     var photoChangesPerWeek: Double?
 
+    @Option(help: "Memory warnings per hour of use, for every persona (default: each persona's, 1).")
+    var memoryWarningsPerHour: Double?
+
+    @Option(
+        help: "Interruptions per hour of use (background for a pause, then foreground), for every persona (default 4)."
+    )
+    var interruptionsPerHour: Double?
+
     @Option(help: "zipf: number of requests.")
     var requests = 1_000_000
 
@@ -116,6 +124,14 @@ struct ScenarioOptions: ParsableArguments {
         if let newRecipesPerWeek { chosen.newRecipesPerWeek = try rate(newRecipesPerWeek, "--new-recipes-per-week") }
         if let photoChangesPerWeek {
             chosen.photoChangesPerWeek = try rate(photoChangesPerWeek, "--photo-changes-per-week")
+        }
+        if let memoryWarningsPerHour {
+            let rate = try rate(memoryWarningsPerHour, "--memory-warnings-per-hour")
+            for index in chosen.people.indices { chosen.people[index].persona.memoryWarningsPerHour = rate }
+        }
+        if let interruptionsPerHour {
+            let rate = try rate(interruptionsPerHour, "--interruptions-per-hour")
+            for index in chosen.people.indices { chosen.people[index].persona.interruptionsPerHour = rate }
         }
         return chosen
     }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One person's app, simulated: a lazy list on a device, moved by the person's gestures over
 /// days of sessions, writing a request whenever a row's photo is needed.
 ///
@@ -12,6 +20,11 @@
 /// and at the start of a session may unfavourite one (`Persona.unfavouriteChance`): a `favourite`
 /// or `unfavourite` event per photo of the recipe, naming the photos it had when favourited.
 /// Those choices draw from a random stream of their own, so adding them changed no request.
+///
+/// Pressure: between two gestures the system may warn of low memory (`memory_warning`, at the
+/// persona's rate per hour of use), and the person may leave the app for the pause before the
+/// next gesture (`background`, then `foreground` at its end; `Persona.interruptionsPerHour`).
+/// They draw from a stream of their own too, and take no time the sessions did not already have.
 struct ListSimulator {
     /// What one person requested, by photo id; events keep their position among the requests.
     struct Output {
@@ -33,6 +46,8 @@ struct ListSimulator {
     var output = Output()
     /// Draws the favourites' choices only, so the requests do not depend on them.
     private var favouriteRandom: SplitMix64
+    /// Draws memory warnings and interruptions only.
+    private var pressureRandom: SplitMix64
     /// The favourited recipes' photos (small, large), oldest favourite first.
     private(set) var favourites: [(recipe: Int32, small: Int32, large: Int32)] = []
 
@@ -49,6 +64,7 @@ struct ListSimulator {
         self.timeline = timeline
         self.random = SplitMix64(seed: seed)
         self.favouriteRandom = SplitMix64(seed: seed ^ 0xFA57_0B1E_C7ED_0001)
+        self.pressureRandom = SplitMix64(seed: seed ^ 0x9E55_07E5_0000_0002)
         self.snapshot = timeline.snapshot(onDay: 0)
     }
 
@@ -76,13 +92,33 @@ struct ListSimulator {
                 }
                 let gestures = Int.random(in: persona.gesturesPerSession, using: &random)
                 for _ in 0..<gestures {
+                    let gestureStart = now
                     perform(nextGesture())
-                    now += Double.random(in: 1...8, using: &random)
+                    let pause = Double.random(in: 1...8, using: &random)
+                    pressure(over: now - gestureStart, pause: pause)
+                    now += pause
                 }
                 record(.background)
                 lastSessionEnd = now
             }
             activeDay += Int.random(in: persona.daysBetweenActiveDays, using: &random)
+        }
+    }
+
+    /// Draws the pressure events for a gesture of `seconds` and the pause after it: a memory
+    /// warning at the gesture's end; an interruption as the background for the pause, back at its
+    /// end (the pause's clock is unchanged: only events are added).
+    private mutating func pressure(over seconds: Double, pause: Double) {
+        let hours = (seconds + pause) / 3_600
+        if pressureRandom.nextUnit() < 1 - exp(-persona.memoryWarningsPerHour * hours) {
+            record(.memoryWarning)
+        }
+        if pressureRandom.nextUnit() < 1 - exp(-persona.interruptionsPerHour * hours) {
+            record(.background)
+            let resume = now
+            now += pause
+            record(.foreground)
+            now = resume
         }
     }
 

@@ -35,14 +35,23 @@ public struct Persona: Sendable, Equatable {
     public var favouriteChance: Double
     /// Chance, at the start of a session, that one favourite (chosen at random) is unfavourited.
     public var unfavouriteChance: Double
+    /// Memory warnings per hour of use (the system asking the app to free memory).
+    public var memoryWarningsPerHour: Double
+    /// Interruptions per hour of use: the app goes to the background during a pause between
+    /// gestures (a message, a call) and comes back at its end.
+    public var interruptionsPerHour: Double
 
     public init(
         name: String, mix: GestureMix, gesturesPerSession: ClosedRange<Int>, sessionsPerDay: ClosedRange<Int>,
         daysBetweenActiveDays: ClosedRange<Int>, readSpeed: ClosedRange<Double>, flingVelocity: ClosedRange<Double>,
-        secondsOnRecipe: ClosedRange<Double>, favouriteChance: Double = 0.25, unfavouriteChance: Double = 0.1
+        secondsOnRecipe: ClosedRange<Double>, favouriteChance: Double = 0.25, unfavouriteChance: Double = 0.1,
+        memoryWarningsPerHour: Double = 1, interruptionsPerHour: Double = 4
     ) {
         precondition(
             (0...1).contains(favouriteChance) && (0...1).contains(unfavouriteChance), "chances are in 0...1")
+        precondition(
+            memoryWarningsPerHour >= 0 && interruptionsPerHour >= 0 && memoryWarningsPerHour.isFinite
+                && interruptionsPerHour.isFinite, "rates are finite and not negative")
         self.name = name
         self.mix = mix
         self.gesturesPerSession = gesturesPerSession
@@ -53,6 +62,8 @@ public struct Persona: Sendable, Equatable {
         self.secondsOnRecipe = secondsOnRecipe
         self.favouriteChance = favouriteChance
         self.unfavouriteChance = unfavouriteChance
+        self.memoryWarningsPerHour = memoryWarningsPerHour
+        self.interruptionsPerHour = interruptionsPerHour
     }
 
     /// Reads the list slowly and opens what looks good; most days, once or twice.
@@ -90,5 +101,12 @@ public struct Persona: Sendable, Equatable {
         gesturesPerSession: 4...10, sessionsPerDay: 1...3, daysBetweenActiveDays: 1...2,
         readSpeed: 50...100, flingVelocity: 1_500...3_500, secondsOnRecipe: 20...90)
 
-    public static let all: [Persona] = [.reader, .flinger, .detailBrowser, .weeklyReturner, .searcher]
+    /// Uses the app many times a day, every day: reads, flings, opens and jumps back, at length.
+    public static let heavy = Persona(
+        name: "heavy",
+        mix: GestureMix(read: 40, fling: 25, bounce: 5, jumpToTop: 10, search: 5, open: 15),
+        gesturesPerSession: 10...30, sessionsPerDay: 4...8, daysBetweenActiveDays: 1...1,
+        readSpeed: 50...120, flingVelocity: 2_000...5_000, secondsOnRecipe: 10...90, favouriteChance: 0.1)
+
+    public static let all: [Persona] = [.reader, .flinger, .detailBrowser, .weeklyReturner, .searcher, .heavy]
 }

@@ -39,6 +39,25 @@ extension ScrollScenario {
                 Share(.weeklyReturner, 1),
             ],
             users: 30, newRecipesPerWeek: 5, photoChangesPerWeek: 3),
+        ScrollScenario(
+            name: "heavy-month",
+            summary: "a heavy user, 4 to 8 long sessions a day for a month, on the 63-recipe list",
+            days: 30, people: [Share(.heavy)], newRecipesPerWeek: 2, photoChangesPerWeek: 1),
+        ScrollScenario(
+            name: "feed-1k-month",
+            summary: "a heavy user for a month on a feed of 1,000 recipes, 20 new and 5 new photos a week",
+            recipes: 1_000, days: 30, people: [Share(.heavy)], newRecipesPerWeek: 20, photoChangesPerWeek: 5),
+        ScrollScenario(
+            name: "feed-100k-month",
+            summary: "a heavy user for a month on a feed of 100,000 recipes, 2,000 new and 500 new photos a week",
+            recipes: 100_000, days: 30, people: [Share(.heavy)], newRecipesPerWeek: 2_000, photoChangesPerWeek: 500),
+    ]
+
+    /// The scenarios committed as `traces/NAME.csv`; the others are generated where they are used
+    /// (a month of a 100,000-recipe feed is larger than the corpus should be).
+    public static let committed: [String] = [
+        "daily-reader", "flinger", "detail-browser", "searcher", "weekly-returner", "tablet-reader", "feed-10k",
+        "mixed-population",
     ]
 
     /// The preset named `name`, with `seed`.
