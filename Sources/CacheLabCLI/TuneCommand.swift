@@ -12,35 +12,46 @@ struct TuneCommand: AsyncParsableCommand {
         commandName: "tune",
         abstract: "Recommend the client's defaults: the smallest tiers within a margin of the best.",
         discussion: """
-            Replays every candidate as the real client would run it, on every trace (default: the \
-            eight committed scroll scenarios; --trace files are streamed), every candidate of a \
-            stage a cell of one pass per trace, and picks:
-              1. the disk tier: the smallest capacity (up to --disk-budget) whose policy and \
-            lifetime come within --margin of the best mean hit ratio any candidate reaches;
-              2. the memory tier in front of it: the smallest capacity (up to --memory-budget) \
-            within --margin of the largest share of requests served from memory.
+            Replays every candidate as the real client would run it, on every trace (default: \
+            every scroll scenario, the month-long ones included; --trace files are streamed), every \
+            candidate of a stage a cell of one pass per trace, and picks:
+              1. the disk tier: the smallest capacity (up to --disk-budget, encoded bytes) whose \
+            policy and lifetime come within --margin of the best mean hit ratio any candidate reaches;
+              2. the memory tier in front of it: the smallest capacity (up to the memory budget, \
+            decoded bytes: --memory-budget, or --memory-share of the --device's RAM) within --margin \
+            of the largest share of requests served from memory.
             Ties go to the higher byte hit ratio, then the lower p95 latency.
 
             Writes to --out-dir:
               recommended-defaults.json    the tiers and the figures they are expected to reach
-              recommended-defaults.md      why, the runners-up, and a table against the presets \
-            (memory-only, disk-unbounded, Nuke, Kingfisher, SDWebImage)
+              recommended-defaults.md      why, the runners-up, and a table against every preset \
+            (memory-only, disk-unbounded, Nuke, Kingfisher, SDWebImage, Glide, Coil, Fresco) as it \
+            sizes itself on the device, held to the same budgets
             and, with --client-source, the Swift file the client compiles its defaults from \
             (`ClientConfiguration.recommended`, which `ImagePipeline` uses when given none).
 
-            The default search is about 9,700 client replays: 41 s with a release build on 2 cores, over \
-            20 minutes with a debug build (swift run -c release cachelab tune ...).
+            Use a release build: swift run -c release cachelab tune ... (a debug build is over ten \
+            times slower).
 
-            Example: cachelab tune --memory-budget 8MiB --disk-budget 32MiB --margin 0.005
+            Example: cachelab tune --device android-go-2gb --disk-budget 32MiB --margin 0.005
             """
     )
 
     @OptionGroup var traceSet: TraceSetOptions
 
-    @Option(help: ArgumentHelp("The most memory the app gives its image cache.", valueName: "size"))
-    var memoryBudget = "16MiB"
+    @Option(
+        help: ArgumentHelp(
+            "The most memory the app gives its image cache, in decoded bytes (default: --memory-share of the device's RAM).",
+            valueName: "size"))
+    var memoryBudget: String?
 
-    @Option(help: ArgumentHelp("The most disk the app gives its image cache.", valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            "The share of the device's RAM the image cache may take in memory, when no --memory-budget is given.",
+            valueName: "ratio"))
+    var memoryShare = 0.05
+
+    @Option(help: ArgumentHelp("The most disk the app gives its image cache, in encoded bytes.", valueName: "size"))
     var diskBudget = "64MiB"
 
     @Option(
@@ -59,8 +70,11 @@ struct TuneCommand: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
-    @Option(help: ArgumentHelp("The device's memory, for the presets' memory limits.", valueName: "size"))
-    var deviceMemory = "4GiB"
+    @Option(
+        help: ArgumentHelp(
+            "The device the budget and the presets are sized for: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
+            valueName: "name"))
+    var device = DeviceProfile.iphoneSE2.name
 
     @Option(help: ArgumentHelp("Directory for recommended-defaults.json and .md.", valueName: "path"))
     var outDir = "results"
@@ -74,8 +88,9 @@ struct TuneCommand: AsyncParsableCommand {
     @OptionGroup var jobs: JobOptions
 
     func validate() throws {
-        _ = try budget(memoryBudget, "--memory-budget")
+        _ = try memoryBytes()
         _ = try budget(diskBudget, "--disk-budget")
+        guard memoryShare > 0, memoryShare <= 1 else { throw ValidationError("--memory-share is a share in (0, 1]") }
         guard margin >= 0, margin < 1 else {
             throw ValidationError("--margin is a share of hit ratio in 0..<1, e.g. 0.01")
         }
@@ -94,6 +109,20 @@ struct TuneCommand: AsyncParsableCommand {
         }
     }
 
+    func deviceProfile() throws -> DeviceProfile {
+        guard let profile = DeviceProfile.named(device) else {
+            throw ValidationError(
+                "unknown device '\(device)'; choose from \(DeviceProfile.all.map(\.name).joined(separator: ", "))")
+        }
+        return profile
+    }
+
+    /// The memory budget in decoded bytes: `--memory-budget`, or `--memory-share` of the device's RAM.
+    func memoryBytes() throws -> Int {
+        if let memoryBudget { return try budget(memoryBudget, "--memory-budget") }
+        return max(Int(Double(try deviceProfile().ram) * memoryShare), 32 * 1024)
+    }
+
     func policies() throws -> [PolicyKind] {
         try ListOptions.policies(policy, onlineOnly: true).filter { $0 != .ttl }
     }
@@ -103,7 +132,7 @@ struct TuneCommand: AsyncParsableCommand {
     func run() async throws {
         let sources = try traceSet.sources()
         let request = Tuner.Request(
-            memoryBudget: try budget(memoryBudget, "--memory-budget"),
+            memoryBudget: try memoryBytes(),
             diskBudget: try budget(diskBudget, "--disk-budget"),
             margin: margin, policies: try policies(), diskTTLs: try ttls(), network: network.network)
         Output.status(
@@ -119,8 +148,12 @@ struct TuneCommand: AsyncParsableCommand {
         bar.finish()
         Output.status("tune: " + totals.line(workers: jobs.jobs))
 
-        let ram = try budget(deviceMemory, "--device-memory")
-        let presets = ClientPreset.allCases.map { $0.configuration(ram: ram, network: network.network) }
+        // The presets as each library sizes itself on the device, held to the same budgets.
+        let device = try deviceProfile()
+        let presets = ClientPreset.allCases.map {
+            $0.configuration(device: device, network: network.network)
+                .capped(memory: request.memoryBudget, disk: request.diskBudget)
+        }
         let comparison = try await Execution.blocking { () throws(TraceError) in
             try TuningReport.summarize([recommendation.client] + presets, on: sources, workers: jobs.jobs)
         }

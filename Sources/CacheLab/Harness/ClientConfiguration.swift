@@ -213,6 +213,24 @@ public enum ClientPreset: String, CaseIterable, Sendable {
 }
 
 extension ClientConfiguration {
+    /// The same client with each tier's capacity held to a budget (`tune`'s comparison at equal
+    /// budgets): memory to `memory` (its cost's unit), disk to `disk` bytes, pin budgets too.
+    public func capped(memory memoryBudget: Int, disk diskBudget: Int) -> ClientConfiguration {
+        var capped = self
+        if var tier = capped.memory {
+            tier.capacity = min(tier.capacity, memoryBudget)
+            tier.pinBudget = tier.pinBudget.map { min($0, tier.capacity) }
+            tier.largestEntry = tier.largestEntry.map { min($0, tier.capacity) }
+            capped.memory = tier
+        }
+        if var tier = capped.disk {
+            tier.capacity = min(tier.capacity, diskBudget)
+            tier.pinBudget = tier.pinBudget.map { min($0, tier.capacity) }
+            capped.disk = tier
+        }
+        return capped
+    }
+
     /// Throws `PolicyError.needsFuture` if a tier's policy needs each request's next use (Belady),
     /// which a client, simulated or real, does not have.
     public func requireOnline() throws(PolicyError) {

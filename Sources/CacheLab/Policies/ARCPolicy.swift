@@ -136,6 +136,8 @@ public struct ARCPolicy: EvictionPolicy {
         if ghostHitNow && (lastFoundInB1 || lastFoundInB2) { return replace() }
         if t1Cost + b1.totalCost + incoming > capacity {
             guard b1.totalCost > 0 else {
+                // A trim (no insertion) may find T1 empty: REPLACE then takes T2's oldest.
+                guard !t1.isEmpty else { return replace() }
                 let slot = t1.head  // no ghost: it would overflow B1 at once
                 leave(slot)
                 return slot

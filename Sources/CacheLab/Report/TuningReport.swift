@@ -125,14 +125,19 @@ public enum TuningReport {
 
             ## Against the presets
 
-            Means over the traces; bytes downloaded summed. "Unlimited" is a capacity no trace fills. \
-            Pinned is what favourites held at most on any trace, memory / disk: beside each tier's \
-            capacity, not in it (each tier's pin budget is its capacity unless set).
+            Each preset as its library sizes itself on the device, held to the same budgets \
+            (\(Report.bytes(request.memoryBudget)) of memory, \(Report.bytes(request.diskBudget)) of disk): \
+            what differs is the policies, lifetimes, sweeps and reactions to app events. Memory is \
+            counted as the client counts it (decoded bitmaps where the traces give pixels). Means over \
+            the traces; bytes downloaded summed. "vs recommended" is the recommendation's hit ratio \
+            minus the preset's, in points. Pinned is what favourites held at most on any trace, \
+            memory / disk: beside each tier's capacity, not in it.
 
-            | client | memory | disk | hit ratio | served from memory | byte hit ratio | p95 latency | downloaded | pinned (peak) |
-            |---|---|---|---:|---:|---:|---:|---:|---:|
+            | client | memory | disk | hit ratio | vs recommended | served from memory | byte hit ratio | p95 latency | downloaded | pinned (peak) |
+            |---|---|---|---:|---:|---:|---:|---:|---:|---:|
 
             """
+        let recommended = comparison.first { $0.client.name == "recommended" }
         for row in comparison {
             func size(_ tier: TierConfiguration?) -> String {
                 guard let tier else { return "none" }
@@ -142,8 +147,12 @@ public enum TuningReport {
                 return "\(tier.policy.rawValue) \(amount)\(ttl)"
             }
             let name = row.client.name == "recommended" ? "**recommended**" : row.client.name
+            let versus =
+                row.client.name == "recommended"
+                ? "-"
+                : recommended.map { Report.decimal(($0.hitRatio - row.hitRatio) * 100, places: 2) } ?? "-"
             out += """
-                | \(name) | \(size(row.client.memory)) | \(size(row.client.disk)) | \(Report.percent(row.hitRatio)) | \
+                | \(name) | \(size(row.client.memory)) | \(size(row.client.disk)) | \(Report.percent(row.hitRatio)) | \(versus) | \
                 \(Report.percent(row.memoryHitRatio)) | \(Report.percent(row.byteHitRatio)) | \
                 \(Report.decimal(row.latencyP95, places: 1)) ms | \(Report.bytes(row.bytesDownloaded)) | \
                 \(Report.bytes(row.pinnedMemoryPeak)) / \(Report.bytes(row.pinnedDiskPeak)) |
