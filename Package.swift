@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer", "CacheLabLocking", "CacheLabTestSupport",
+                "FixtureServer", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),

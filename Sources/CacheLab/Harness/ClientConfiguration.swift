@@ -187,7 +187,8 @@ public enum ClientPreset: String, CaseIterable, Sendable {
                 disk: TierConfiguration(policy: .lru, capacity: disk), network: network)
         case .fresco:
             let memory =
-                memoryClass < 32 * mebibyte ? 4 * mebibyte : memoryClass < 64 * mebibyte ? 6 * mebibyte : memoryClass / 4
+                memoryClass < 32 * mebibyte
+                ? 4 * mebibyte : memoryClass < 64 * mebibyte ? 6 * mebibyte : memoryClass / 4
             return ClientConfiguration(
                 name: rawValue, memory: TierConfiguration(policy: .lru, capacity: memory),
                 disk: TierConfiguration(policy: .lru, capacity: 40 * mebibyte, trimRatio: 0.9),

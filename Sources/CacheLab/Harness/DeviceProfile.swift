@@ -41,7 +41,8 @@ public struct DeviceProfile: Sendable, Equatable {
     public var effectiveMemoryClass: Int { memoryClass ?? 256 << 20 }
 
     /// iPhone SE (2nd generation): 3 GB, 750×1334.
-    public static let iphoneSE2 = DeviceProfile(name: "iphone-se-2", ram: 3 << 30, screenWidth: 750, screenHeight: 1_334)
+    public static let iphoneSE2 = DeviceProfile(
+        name: "iphone-se-2", ram: 3 << 30, screenWidth: 750, screenHeight: 1_334)
     /// iPhone 15: 6 GB, 1179×2556.
     public static let iphone15 = DeviceProfile(name: "iphone-15", ram: 6 << 30, screenWidth: 1_179, screenHeight: 2_556)
     /// An Android Go phone: 2 GB, low-RAM, memory class 128 MiB, 720×1600, 4 GB free.

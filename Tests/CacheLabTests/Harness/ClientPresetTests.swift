@@ -8,7 +8,9 @@ import Testing
 struct ClientPresetTests {
     static let mebibyte = 1 << 20
 
-    static func actions(_ preset: ClientPreset, _ device: DeviceProfile, _ kinds: [TraceEvent.Kind])
+    static func actions(
+        _ preset: ClientPreset, _ device: DeviceProfile, _ kinds: [TraceEvent.Kind]
+    )
         -> [[ClientAction]]
     {
         var lifecycle = ClientLifecycle(client: preset.configuration(device: device))
@@ -57,7 +59,8 @@ struct ClientPresetTests {
         // Go: no pool, 2 screens of 720×1600 within 0.33 × 128 MiB − 2 MiB.
         #expect(ClientPreset.glide.configuration(device: .androidGo).memory?.capacity == 2 * 720 * 1_600 * 4)
         // A tiny memory class: cache and pool share what is left, 2 : 1.
-        let tiny = DeviceProfile(name: "tiny", ram: 1 << 30, screenWidth: 1_080, screenHeight: 2_400, memoryClass: 32 << 20)
+        let tiny = DeviceProfile(
+            name: "tiny", ram: 1 << 30, screenWidth: 1_080, screenHeight: 2_400, memoryClass: 32 << 20)
         let available = Int(Double(32 << 20) * 0.4) - (4 << 20)
         #expect(ClientPreset.glideMemory(tiny) == available * 2 / 3)
         #expect(mid.disk?.capacity == 250 * Self.mebibyte && mid.diskSweep == .onInsert)
@@ -86,7 +89,8 @@ struct ClientPresetTests {
 
     @Test func frescoTakesAQuarterOfTheMemoryClassAndIgnoresPressure() {
         #expect(ClientPreset.fresco.configuration(device: .androidMid).memory?.capacity == (256 << 20) / 4)
-        let small = DeviceProfile(name: "small", ram: 1 << 30, screenWidth: 480, screenHeight: 800, memoryClass: 48 << 20)
+        let small = DeviceProfile(
+            name: "small", ram: 1 << 30, screenWidth: 480, screenHeight: 800, memoryClass: 48 << 20)
         #expect(ClientPreset.fresco.configuration(device: small).memory?.capacity == 6 * Self.mebibyte)
         let fresco = ClientPreset.fresco.configuration(device: .androidMid)
         #expect(fresco.disk?.capacity == 40 * Self.mebibyte && fresco.disk?.trimRatio == 0.9)
