@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "RecipeClient", targets: ["RecipeClient"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
         .library(name: "LiveReplay", targets: ["LiveReplay"]),
+        .library(name: "LiveServer", targets: ["LiveServer"]),
         // What an iOS app adds to record its image cache's lookups (Foundation only).
         .library(name: "CacheLabRecorder", targets: ["CacheLabRecorder"]),
         .executable(name: "cachelab", targets: ["CacheLabCLI"]),
@@ -61,10 +62,16 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        // Replays a trace through the real client's image pipeline against a fixture server.
+        // Replays a trace through the real client's image pipeline against a server it knows as
+        // an endpoint: it does not import the fixture server.
         .target(
             name: "LiveReplay",
-            dependencies: ["CacheLab", "CacheLabRecorder", "RecipeClient", "FixtureServer"]
+            dependencies: ["CacheLab", "CacheLabRecorder", "RecipeClient"]
+        ),
+        // Wires a live replay to a fixture server, started in process or already running.
+        .target(
+            name: "LiveServer",
+            dependencies: ["LiveReplay", "CacheLab", "FixtureServer"]
         ),
         // The thin command-line front end.
         .executableTarget(
@@ -75,6 +82,7 @@ let package = Package(
                 "CacheLabRecorder",
                 "FixtureServer",
                 "LiveReplay",
+                "LiveServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -106,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LiveReplayTests",
-            dependencies: ["LiveReplay", "CacheLab", "CacheLabRecorder", "RecipeClient", "FixtureServer"]
+            dependencies: ["LiveReplay", "LiveServer", "CacheLab", "CacheLabRecorder", "RecipeClient", "FixtureServer"]
         ),
         .testTarget(
             name: "FixtureServerTests",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CacheLab
 import LiveReplay
+import LiveServer
 
 #if canImport(Glibc)
     import Glibc
@@ -157,7 +158,9 @@ struct CompareCommand: AsyncParsableCommand {
                         policy: policy, capacity: capacity, ttl: request.ttls[0], ttlMode: request.ttlMode),
                     sizeMode: .bytes, network: request.network)
             }
-            let verified = try await LiveReplay.verify(trace, clients: clients, options: options) { run in
+            let verified = try await LiveServer.verify(
+                trace, clients: clients, options: options, configuration: try liveReplay.serverConfiguration()
+            ) { run in
                 let measured = run.live
                 Output.status(
                     "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(run.agreeing)) of \(Report.grouped(trace.count))"

@@ -56,12 +56,18 @@ struct LiveReplayOptions: ParsableArguments {
         options.concurrency = concurrency
         options.timeout = timeout
         options.connectionsPerHost = min(max(concurrency, 1), 64)
-        options.serverConfiguration.seed = serverSeed
-        options.serverConfiguration.latency = .milliseconds(serverLatency)
-        options.serverConfiguration.faults = .spread(faults.faultRate, over: try faults.kinds())
-        // A drip sends 1 KiB every 20 ms by default: seconds per large photo. Keep live runs moving.
-        options.serverConfiguration.dripInterval = .milliseconds(2)
         return options
+    }
+
+    /// The in-process fixture server's shaping and faults.
+    func serverConfiguration() throws -> FixtureConfiguration {
+        var configuration = FixtureConfiguration()
+        configuration.seed = serverSeed
+        configuration.latency = .milliseconds(serverLatency)
+        configuration.faults = .spread(faults.faultRate, over: try faults.kinds())
+        // A drip sends 1 KiB every 20 ms by default: seconds per large photo. Keep live runs moving.
+        configuration.dripInterval = .milliseconds(2)
+        return configuration
     }
 }
 
@@ -102,7 +108,6 @@ struct LiveRunOptions: ParsableArguments {
     /// The library's options for one run.
     func options() throws -> LiveOptions {
         var options = try replay.options()
-        options.server = server
         options.speed = speed
         options.diskPath = store
         return options

@@ -3,6 +3,7 @@ import CacheLab
 import CacheLabRecorder
 import Foundation
 import LiveReplay
+import LiveServer
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -201,7 +202,10 @@ struct RunCommand: AsyncParsableCommand {
         options.progress = { finished, total in
             if finished % 10_000 == 0 { Output.status("  \(finished) of \(total) requests") }
         }
-        let runs = try await LiveReplay.verify(trace, clients: configurations, options: options) { run in
+        let runs = try await LiveServer.verify(
+            trace, clients: configurations, options: options, server: live.server,
+            configuration: try live.replay.serverConfiguration()
+        ) { run in
             Output.status(Self.describe(run, trace: trace))
         }
         if let recorder = options.recorder {
@@ -278,7 +282,7 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4); --device overrides it.",
+            "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4); --client-device overrides it.",
             valueName: "size"))
     var deviceMemory = "4GiB"
 
@@ -288,7 +292,7 @@ struct ClientOptions: ParsableArguments {
             The device the presets size themselves on (RAM, memory class, screen, free disk): \
             \(DeviceProfile.all.map(\.name).joined(separator: ", ")).
             """, valueName: "name"))
-    var device: String?
+    var clientDevice: String?
 
     @Option(
         help: ArgumentHelp(
@@ -302,12 +306,13 @@ struct ClientOptions: ParsableArguments {
         _ = try requests()
     }
 
-    /// The device of `--device`, or one of `--device-memory`.
+    /// The device of `--client-device`, or one of `--device-memory`.
     func deviceProfile() throws -> DeviceProfile {
-        if let device {
+        if let device = clientDevice {
             guard let profile = DeviceProfile.named(device) else {
                 throw ValidationError(
-                    "unknown device '\(device)'; choose from \(DeviceProfile.all.map(\.name).joined(separator: ", "))")
+                    "unknown --client-device '\(device)'; choose from \(DeviceProfile.all.map(\.name).joined(separator: ", "))"
+                )
             }
             return profile
         }

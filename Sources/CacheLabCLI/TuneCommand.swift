@@ -18,7 +18,7 @@ struct TuneCommand: AsyncParsableCommand {
               1. the disk tier: the smallest capacity (up to --disk-budget, encoded bytes) whose \
             policy and lifetime come within --margin of the best mean hit ratio any candidate reaches;
               2. the memory tier in front of it: the smallest capacity (up to the memory budget, \
-            decoded bytes: --memory-budget, or --memory-share of the --device's RAM) within --margin \
+            decoded bytes: --memory-budget, or --memory-share of the --client-device's RAM) within --margin \
             of the largest share of requests served from memory.
             Ties go to the higher byte hit ratio, then the lower p95 latency.
 
@@ -33,7 +33,7 @@ struct TuneCommand: AsyncParsableCommand {
             Use a release build: swift run -c release cachelab tune ... (a debug build is over ten \
             times slower).
 
-            Example: cachelab tune --device android-go-2gb --disk-budget 32MiB --margin 0.005
+            Example: cachelab tune --client-device android-go-2gb --disk-budget 32MiB --margin 0.005
             """
     )
 
@@ -74,7 +74,7 @@ struct TuneCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "The device the budget and the presets are sized for: \(DeviceProfile.all.map(\.name).joined(separator: ", ")).",
             valueName: "name"))
-    var device = DeviceProfile.iphoneSE2.name
+    var clientDevice = DeviceProfile.iphoneSE2.name
 
     @Option(help: ArgumentHelp("Directory for recommended-defaults.json and .md.", valueName: "path"))
     var outDir = "results"
@@ -110,9 +110,10 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func deviceProfile() throws -> DeviceProfile {
-        guard let profile = DeviceProfile.named(device) else {
+        guard let profile = DeviceProfile.named(clientDevice) else {
             throw ValidationError(
-                "unknown device '\(device)'; choose from \(DeviceProfile.all.map(\.name).joined(separator: ", "))")
+                "unknown --client-device '\(clientDevice)'; choose from \(DeviceProfile.all.map(\.name).joined(separator: ", "))"
+            )
         }
         return profile
     }

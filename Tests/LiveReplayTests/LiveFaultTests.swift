@@ -2,6 +2,7 @@ import CacheLab
 import FixtureServer
 import Foundation
 import LiveReplay
+import LiveServer
 import RecipeClient
 import Testing
 
@@ -76,12 +77,11 @@ struct LiveFaultTests {
             let faulty = try await FixtureServer.start(
                 configuration: Self.configuration(faults: 0.1), catalog: objects.catalog)
             var options = LiveOptions()
-            options.server = faulty.baseURL
             options.diskPath = directory + "/images.sqlite"
             options.timeout = 5
 
             // When the trace is replayed live through the pipeline
-            let result = try await LiveReplay.run(trace, client: Self.client, options: options)
+            let result = try await LiveServer.run(trace, client: Self.client, options: options, server: faulty.baseURL)
             let injected = await faulty.stats().faults
             try await faulty.stop()
 
@@ -127,10 +127,10 @@ struct LiveFaultTests {
     func outcomesAddUpUnderFaults() async throws {
         let trace = try TraceReader.read(path: try #require(Self.tracePath))
         var options = LiveOptions()
-        options.serverConfiguration = Self.configuration(faults: 0.1)
         options.timeout = 5
 
-        let result = try await LiveReplay.run(trace, client: Self.client, options: options)
+        let result = try await LiveServer.run(
+            trace, client: Self.client, options: options, configuration: Self.configuration(faults: 0.1))
 
         let run = result.run
         func count(_ outcome: RequestOutcome) -> Int { run.outcomes.count { $0 == outcome } }

@@ -2,6 +2,7 @@ import CacheLab
 import CacheLabRecorder
 import Foundation
 import LiveReplay
+import LiveServer
 import Testing
 
 /// Live replay through the real pipeline against an in-process fixture server, compared with
@@ -35,7 +36,7 @@ struct LiveReplayTests {
             name: "opt", memory: TierConfiguration(policy: .lru, capacity: 1_000),
             disk: TierConfiguration(policy: .belady, capacity: 10_000))
         await #expect(throws: PolicyError.needsFuture(.belady, place: "a client's disk tier")) {
-            _ = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+            _ = try await LiveServer.run(trace, client: client)
         }
     }
 
@@ -50,11 +51,30 @@ struct LiveReplayTests {
             name: "gdsf-wtinylfu", memory: TierConfiguration(policy: .gdsf, capacity: 300_000),
             disk: TierConfiguration(policy: .wtinylfu, capacity: 3_000_000))
         let simulated = Replay.simulate(trace, client: client, outcomes: true)
-        let live = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+        let live = try await LiveServer.run(trace, client: client)
         #expect(live.failures == 0)
         #expect(simulated.outcomes == live.run.outcomes)
         #expect(simulated.diskHits > 0 && simulated.memoryHits > 0)
         #expect(live.run.bytesDownloaded == live.serverBytes)
+    }
+
+    @Test(
+        "every preset reacts to the app's events alike live and simulated (decoded memory, pins, trims, sweeps)",
+        .tags(.corpus), arguments: ClientPreset.allCases)
+    func presetsAgreeLiveAndSimulated(preset: ClientPreset) async throws {
+        // The searcher has favourites, memory warnings, interruptions and relaunches.
+        let path = try #require(Self.corpus.first { $0.hasSuffix("/searcher.csv") })
+        let trace = try TraceReader.read(path: path)
+        #expect(trace.events.contains { $0.kind == .memoryWarning } && trace.pixelSizes != nil)
+        let client = preset.configuration(device: .androidGo)
+        let simulated = Replay.simulate(trace, client: client, outcomes: true)
+        let live = try await LiveServer.run(trace, client: client)
+
+        #expect(live.failures == 0, "\(live.firstErrors)")
+        #expect(simulated.outcomes == live.run.outcomes)
+        #expect(live.run.memoryPeakCost == simulated.memoryPeakCost)
+        #expect(live.run.diskPeakBytes == simulated.diskPeakBytes)
+        #expect(live.run.pins == simulated.pins)
     }
 
     @Test("the corpus is there", .tags(.corpus))
@@ -75,7 +95,7 @@ struct LiveReplayTests {
             // The first client's run is recorded, as an app's TraceRecorder would record it.
             let recorder = client == Self.clients[0] ? try TraceRecorder(directory: folder) : nil
             options.recorder = recorder
-            let live = try await LiveReplay.run(trace, client: client, options: options)
+            let live = try await LiveServer.run(trace, client: client, options: options)
             let name = "\(trace.name) \(client.name)"
             if let recorder {
                 try await recorder.close()
@@ -107,7 +127,7 @@ struct LiveReplayTests {
             name: "tight-pins", memory: TierConfiguration(policy: .lru, capacity: 200_000, pinBudget: 60_000),
             disk: TierConfiguration(policy: .s3fifo, capacity: 600_000, pinBudget: 90_000))
         let simulated = Replay.simulate(trace, client: client, outcomes: true)
-        let live = try await LiveReplay.run(trace, client: client, options: LiveOptions())
+        let live = try await LiveServer.run(trace, client: client)
 
         #expect(live.failures == 0, "\(live.firstErrors)")
         #expect(simulated.outcomes == live.run.outcomes)

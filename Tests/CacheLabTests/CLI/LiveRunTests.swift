@@ -16,10 +16,11 @@ struct LiveRunTests {
         let run = try #require(command as? RunCommand)
         let options = try run.live.options()
         #expect(run.mode == .live)
-        #expect(options.server == "http://127.0.0.1:8080" && options.speed == 10 && options.concurrency == 8)
+        #expect(run.live.server == "http://127.0.0.1:8080" && options.speed == 10 && options.concurrency == 8)
         #expect(options.diskPath == "/tmp/images.sqlite" && options.timeout == 2)
-        #expect(options.serverConfiguration.latency == .milliseconds(5))
-        #expect(options.serverConfiguration.faults == .spread(0.1, over: [.serverError, .reset]))
+        let server = try run.live.replay.serverConfiguration()
+        #expect(server.latency == .milliseconds(5))
+        #expect(server.faults == .spread(0.1, over: [.serverError, .reset]))
     }
 
     @Test(arguments: [

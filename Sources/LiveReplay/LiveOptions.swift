@@ -1,0 +1,25 @@
+import CacheLabRecorder
+import Foundation
+
+/// How a live replay runs.
+public struct LiveOptions: Sendable {
+    /// Trace time runs this many times faster than recorded; `nil` issues requests as fast as the
+    /// pipeline takes them.
+    public var speed: Double?
+    /// Requests in flight at most: the rows of a list loading at once.
+    public var concurrency = 32
+    /// Connections the downloader opens to the server at once.
+    public var connectionsPerHost = 16
+    /// Seconds without data before a download fails.
+    public var timeout: TimeInterval = 30
+    /// The disk tier's SQLite file; `nil` makes one in a temporary directory and removes it after.
+    public var diskPath: String?
+    /// Called now and then with the requests finished and the total.
+    public var progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)?
+    /// Records the run as an app would: the pipeline records each request it serves, the replay
+    /// each event of the trace once the requests before it are answered (`cachelab run --mode
+    /// live --record FOLDER`). Close it after the run.
+    public var recorder: TraceRecorder?
+
+    public init() {}
+}
