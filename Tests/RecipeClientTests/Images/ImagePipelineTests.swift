@@ -33,7 +33,10 @@ struct ImagePipelineTests {
                 let holdings = await pipeline.holdings
                 #expect(stats == F.stats(downloads: 1, bytes: photo.size))
                 #expect(
-                    holdings == Holdings(memoryCount: 1, memoryBytes: photo.size, diskCount: 1, diskBytes: photo.size))
+                    holdings
+                        == Holdings(
+                            memoryCount: 1, memoryBytes: photo.size, diskCount: 1, diskBytes: photo.size,
+                            peakMemoryCost: photo.size, peakDiskBytes: photo.size))
                 let rows = try F.storedEntries(path: path)
                 #expect(rows.map(\.url) == [url] && rows.map(\.size) == [photo.size])
 
@@ -45,7 +48,8 @@ struct ImagePipelineTests {
                 // When the app relaunches (a new pipeline on the same file) and asks again
                 let relaunched = try F.makePipeline(path: path, at: 3)
                 let reopened = await relaunched.holdings
-                #expect(reopened == Holdings(diskCount: 1, diskBytes: photo.size))
+                // A new launch's memory peak starts at nothing; its disk's at what it opened with.
+                #expect(reopened == Holdings(diskCount: 1, diskBytes: photo.size, peakDiskBytes: photo.size))
                 let third = try await relaunched.image(for: url, at: 4)
 
                 // Then it comes from disk, with no new request to the server, and is copied to memory
@@ -132,7 +136,10 @@ struct ImagePipelineTests {
                 #expect(try F.storedEntries(path: path).map(\.url) == [requests[2].url])
                 let holdings = await pipeline.holdings
                 #expect(
-                    holdings == Holdings(memoryCount: 1, memoryBytes: kept.size, diskCount: 1, diskBytes: kept.size))
+                    holdings
+                        == Holdings(
+                            memoryCount: 1, memoryBytes: kept.size, diskCount: 1, diskBytes: kept.size,
+                            peakMemoryCost: kept.size, peakDiskBytes: kept.size))
                 var stats = await pipeline.stats
                 // and both cancelled downloads are counted
                 try await F.waitUntil("both cancelled downloads have ended") {
@@ -276,7 +283,7 @@ struct ImagePipelineTests {
 
                 // Then the expired photo is gone, row and all, and is downloaded again
                 let holdings = await pipeline.holdings
-                #expect(holdings == Holdings(expirations: 1))
+                #expect(holdings == Holdings(expirations: 1, peakDiskBytes: F.bytes(of: photo).count))
                 #expect(try F.storedEntries(path: path).isEmpty)
                 #expect(try await pipeline.image(for: url, at: 2_001).source == .network)
                 try await pipeline.checkInvariants()
