@@ -36,7 +36,14 @@ public struct TraceObjects: Sendable {
             photos[key] = FixtureCatalog.Photo(folder: folder, file: file, size: size, isLarge: file == "large.jpg")
         }
         catalog = FixtureCatalog(recipes: [], extraPhotos: Array(photos.values))
-        paths = photos.mapValues(\.path)
+        var paths = photos.mapValues(\.path)
+        // A favourite may name a photo no request asks for (pinned before it was ever shown): it
+        // has a path, and nothing to serve.
+        for key in trace.events.compactMap(\.key) where paths[key] == nil {
+            let (folder, file) = Self.location(of: key, in: trace)
+            paths[key] = "/photos/\(folder)/\(file)"
+        }
+        self.paths = paths
     }
 
     /// The server path of `key` (`/photos/<folder>/<file>`).

@@ -14,7 +14,8 @@ final class LiveDriver {
     private let downloader: OriginRewritingDownloader
     private let expectedCount: Int
     private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    // When the first request could be made: after the pipeline opened.
+    private var start: ContinuousClock.Instant
 
     private var pipeline: ImagePipeline!
     private var counters = TierCounters()
@@ -57,6 +58,7 @@ final class LiveDriver {
     func run() async throws -> LiveResult {
         let firstTime = trace.times.first ?? 0
         pipeline = try open(at: firstTime)
+        start = clock.now
         await withTaskGroup(of: Answer.self) { group in
             for position in 0..<trace.count {
                 await applyEvents(through: position, &group)

@@ -24,16 +24,22 @@ public enum LiveServer {
         }
     }
 
-    /// `LiveReplay.verify` against a fixture server, as `run(_:client:options:server:configuration:)`.
+    /// `LiveReplay.verify` against a fixture server, as `run(_:client:options:server:configuration:)`:
+    /// a server started here is started anew for each client.
     public static func verify(
         _ trace: Trace, clients: [ClientConfiguration], options: LiveOptions = LiveOptions(),
         server url: String? = nil, configuration: FixtureConfiguration = FixtureConfiguration(),
         each: (LiveReplay.VerifiedRun) -> Void = { _ in }
     ) async throws -> [LiveReplay.VerifiedRun] {
         for client in clients { try LiveReplay.check(client) }
-        return try await withEndpoint(for: trace, server: url, configuration: configuration) { endpoint in
-            try await LiveReplay.verify(trace, clients: clients, endpoint: endpoint, options: options, each: each)
+        // A server of its own for each client, so each meets the same faults in the same order.
+        var runs: [LiveReplay.VerifiedRun] = []
+        for client in clients {
+            runs += try await withEndpoint(for: trace, server: url, configuration: configuration) { endpoint in
+                try await LiveReplay.verify(trace, clients: [client], endpoint: endpoint, options: options, each: each)
+            }
         }
+        return runs
     }
 
     /// Calls `body` with an endpoint serving `trace`'s objects: the running server at `url`, or

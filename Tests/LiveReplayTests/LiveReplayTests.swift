@@ -77,6 +77,23 @@ struct LiveReplayTests {
         #expect(live.run.pins == simulated.pins)
     }
 
+    @Test func aFavouriteOfAPhotoNoRequestAsksForReplaysLive() async throws {
+        // Given a favourite of a large photo that was never shown, then its thumbnail twice
+        var trace = Trace(
+            name: "favourite-first",
+            keyNames: ["https://recipes.example/photos/a/small.jpg", "https://recipes.example/photos/a/large.jpg"])
+        trace.appendEvent(.favourite, time: 0, key: 1)
+        trace.append(time: 1, key: 0, size: 10_000)
+        trace.append(time: 2, key: 0, size: 10_000)
+        let client = Self.clients[0]
+
+        // Then the live replay pins it without serving it, as the simulator does
+        let simulated = Replay.simulate(trace, client: client, outcomes: true)
+        let live = try await LiveServer.run(trace, client: client)
+        #expect(live.failures == 0 && live.run.outcomes == simulated.outcomes)
+        #expect(live.run.favouriteEvents == 1 && simulated.favouriteEvents == 1)
+    }
+
     @Test("the corpus is there", .tags(.corpus))
     func corpusIsThere() {
         #expect(Self.corpus.count == 8)

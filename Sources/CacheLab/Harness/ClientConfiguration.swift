@@ -155,7 +155,7 @@ public enum ClientPreset: String, CaseIterable, Sendable {
             return ClientConfiguration(
                 name: rawValue,
                 // Stored only when it costs strictly less than 10 % of the limit.
-                memory: TierConfiguration(policy: .clock, capacity: limit, largestEntry: (limit + 9) / 10 - 1),
+                memory: TierConfiguration(policy: .clock, capacity: limit, largestEntry: Int(Double(limit) * 0.1) - 1),
                 disk: TierConfiguration(policy: .lru, capacity: 150 * mebibyte, trimRatio: 0.7),
                 diskSweep: .atLaunch(minimumInterval: 30 * 60_000), memoryShareKeptInBackground: 0.1,
                 network: network)
@@ -219,9 +219,11 @@ extension ClientConfiguration {
     public func capped(memory memoryBudget: Int, disk diskBudget: Int) -> ClientConfiguration {
         var capped = self
         if var tier = capped.memory {
+            let scale = Double(min(tier.capacity, memoryBudget)) / Double(tier.capacity)
             tier.capacity = min(tier.capacity, memoryBudget)
             tier.pinBudget = tier.pinBudget.map { min($0, tier.capacity) }
-            tier.largestEntry = tier.largestEntry.map { min($0, tier.capacity) }
+            // A largest entry given as a share of the limit (Nuke's tenth) keeps its share.
+            tier.largestEntry = tier.largestEntry.map { Int(Double($0) * scale) }
             capped.memory = tier
         }
         if var tier = capped.disk {

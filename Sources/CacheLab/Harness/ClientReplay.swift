@@ -63,7 +63,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private var memoryPeak = 0
     // The most one image may cost to be stored in memory.
     private let largestInMemory: Int
-    // The most bytes the disk tier held at once (engine and pins).
+    // The most the disk tier held at once (engine and pins), in its unit.
     private var diskPeak = 0
     private let persisted: PersistedOrder<UInt64>?
     private let memoryLatency: LatencyModel
@@ -129,7 +129,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 if let diskCache, diskCache.insertAfterMiss(size, forKey: key, size: size, at: now) {
                     persisted?.used(key, size: size, at: now)
                     pinIfWanted(key, size: size, in: diskCache, &diskPins)
-                    diskPeak = max(diskPeak, diskCache.totalCost + diskPins.bytes)
+                    diskPeak = max(diskPeak, diskCache.totalCost + diskPins.cost)
                 }
                 storeInMemory(key, size: memorySize, at: now)
                 recorder.record(memoryLatency.missMicroseconds(size: size))

@@ -22,9 +22,9 @@ public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible 
         self.height = height
     }
 
-    /// The size packed as a trace stores it, or nil for 0 (unknown).
+    /// The size packed as a trace stores it, or nil when a side is 0 (unknown).
     public init?(packed: UInt32) {
-        guard packed != 0 else { return nil }
+        guard packed >> 16 != 0, packed & 0xFFFF != 0 else { return nil }
         self.init(width: Int(packed >> 16), height: Int(packed & 0xFFFF))
     }
 
@@ -34,10 +34,11 @@ public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible 
     /// Bytes of the decoded bitmap: width × height × 4.
     public var decodedBytes: Int { width * height * Self.bytesPerPixel }
 
-    /// The decoded bytes of a packed size, or `encoded` when it is 0 (unknown).
+    /// The decoded bytes of a packed size, or `encoded` when a side is 0 (unknown).
     @inline(__always)
     public static func decodedBytes(packed: UInt32, orEncoded encoded: Int) -> Int {
-        packed == 0 ? encoded : Int(packed >> 16) * Int(packed & 0xFFFF) * bytesPerPixel
+        let pixels = Int(packed >> 16) * Int(packed & 0xFFFF)
+        return pixels == 0 ? encoded : pixels * bytesPerPixel
     }
 
     public var description: String { "\(width)×\(height)" }

@@ -164,6 +164,14 @@ struct ChunkWriter {
         self.events = events
     }
 
+    /// Appends a request with its next use and its image's pixel size.
+    @inline(__always)
+    mutating func append(time: Int64, key: UInt64, size: Int, nextUse: Int64, pixels: UInt32) {
+        pixelSizes[count] = pixels
+        hasPixelSizes = true
+        append(time: time, key: key, size: size, nextUse: nextUse)
+    }
+
     /// Appends a request with its image's pixel size (packed, 0 for unknown); a reader that
     /// gives pixel sizes appends every request of a fill this way.
     @inline(__always)

@@ -109,7 +109,11 @@ public final class TraceArrayStream: RequestStream {
                     nextEvent += 1
                 }
                 guard position < trace.count, !writer.isFull else { break }
-                if wantsNextUses {
+                if wantsNextUses, let pixelSizes = trace.pixelSizes {
+                    writer.append(
+                        time: trace.times[position], key: trace.keys[position], size: trace.sizes[position],
+                        nextUse: nextUses![position], pixels: pixelSizes[position])
+                } else if wantsNextUses {
                     writer.append(
                         time: trace.times[position], key: trace.keys[position], size: trace.sizes[position],
                         nextUse: nextUses![position])

@@ -172,13 +172,14 @@ public actor ImagePipeline {
     ///   - ifDiskFails: whether a disk file that cannot be opened (not SQLite, a newer schema, no
     ///     permission) throws or leaves the pipeline running memory-only.
     ///   - favourites: the photo URLs of the favourites saved before this launch: pinned in each
-    ///     tier as it stores them (the disk's pins persist on their own).
+    ///     tier as it stores them (the disk's pins persist on their own, and a disk row pinned
+    ///     for a photo not among them is unpinned). `nil` keeps the disk's pins as they are.
     /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
     ///   `StoreError` if the disk file cannot be opened and `ifDiskFails` is `.fail`.
     public init(
         client: ClientConfiguration = .recommended, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
         expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail, recorder: TraceRecorder? = nil,
-        favourites: Set<String> = []
+        favourites: Set<String>? = nil
     ) throws {
         guard client.diskLimits != nil else {
             try self.init(
@@ -206,7 +207,7 @@ public actor ImagePipeline {
     public init(
         client: ClientConfiguration = .recommended, store: DiskStore?, downloader: any ImageDownloading, at now: Int64,
         expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil,
-        favourites: Set<String> = []
+        favourites: Set<String>? = nil
     ) throws {
         try client.requireOnline()
         self.client = client
@@ -217,14 +218,15 @@ public actor ImagePipeline {
         }
         if let limits = client.diskLimits, let store {
             disk = try client.disk!.policy.openDiskTier(
-                store: store, configuration: limits, at: now, pinBudget: client.disk!.effectivePinBudget)
+                store: store, configuration: limits, at: now, pinBudget: client.disk!.effectivePinBudget,
+                keepingPins: favourites)
         } else {
             disk = nil
         }
         self.diskProblem = client.diskLimits == nil ? nil : diskProblem
         self.downloader = downloader
         self.recorder = recorder
-        self.wanted = favourites
+        self.wanted = favourites ?? []
     }
 
     /// Makes a request for `url` at `now`, taking the next ticket, and starts its download if no

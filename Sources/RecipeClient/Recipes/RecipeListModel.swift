@@ -120,7 +120,11 @@ public actor RecipeListModel {
         } catch {
             favouritesAreKept = false
         }
-        for url in recipe.photoURLStrings { _ = try? await images?.pin(url, at: at) }
+        for url in recipe.photoURLStrings {
+            // An unfavourite while this one waited has let the recipe go: pin no more of it.
+            guard isFavourite(recipe.uuid) else { break }
+            _ = try? await images?.pin(url, at: at)
+        }
         showFavourites()
     }
 
@@ -128,9 +132,18 @@ public actor RecipeListModel {
     public func unfavourite(_ recipe: Recipe) async {
         guard let index = favourites.firstIndex(where: { $0.uuid == recipe.uuid }) else { return }
         let removed = favourites.remove(at: index)
-        try? store.removeFavourite(uuid: removed.uuid)
+        do {
+            try store.removeFavourite(uuid: removed.uuid)
+        } catch {
+            // It would come back at the next launch.
+            favouritesAreKept = false
+        }
         let at = now()
-        for url in removed.photoURLStrings { try? await images?.unpin(url, at: at) }
+        for url in removed.photoURLStrings {
+            // A favourite again while this one waited: its pins stay.
+            guard !isFavourite(removed.uuid) else { break }
+            try? await images?.unpin(url, at: at)
+        }
         showFavourites()
     }
 

@@ -8,11 +8,13 @@ extension PolicyKind {
     /// - Throws: `PolicyError.needsFuture` for a policy that needs the future (Belady), before
     ///   touching the store; else `StoreError`.
     public func openDiskTier(
-        store: DiskStore, configuration: CacheConfiguration, at now: Int64, pinBudget: Int = .max
+        store: DiskStore, configuration: CacheConfiguration, at now: Int64, pinBudget: Int = .max,
+        keepingPins: Set<String>? = nil
     ) throws -> any ImageTier {
         try requireOnline(for: "a client's disk tier")
         return try withOrder(
-            DiskTierOpener(store: store, configuration: configuration, now: now, pinBudget: pinBudget)
+            DiskTierOpener(
+                store: store, configuration: configuration, now: now, pinBudget: pinBudget, keepingPins: keepingPins)
         ).get()
     }
 
@@ -29,8 +31,12 @@ private struct DiskTierOpener: PolicyBody {
     let configuration: CacheConfiguration
     let now: Int64
     let pinBudget: Int
+    let keepingPins: Set<String>?
 
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Result {
-        Result { try DiskTier<Policy>(store: store, configuration: configuration, at: now, pinBudget: pinBudget) }
+        Result {
+            try DiskTier<Policy>(
+                store: store, configuration: configuration, at: now, pinBudget: pinBudget, keepingPins: keepingPins)
+        }
     }
 }

@@ -45,8 +45,14 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     /// `Policy` must not need the future (Belady): a client has none (`PolicyKind.openDiskTier`
     /// checks it and throws).
     ///
-    /// - Parameter pinBudget: what newly pinned images may cost together, in the capacity's unit.
-    public init(store: DiskStore, configuration: CacheConfiguration, at now: Int64, pinBudget: Int = .max) throws {
+    /// - Parameters:
+    ///   - pinBudget: what newly pinned images may cost together, in the capacity's unit.
+    ///   - keepingPins: the photos still pinned (the favourites'); a row pinned for any other is
+    ///     unpinned and takes its place in the order. `nil` keeps every pin.
+    public init(
+        store: DiskStore, configuration: CacheConfiguration, at now: Int64, pinBudget: Int = .max,
+        keepingPins: Set<String>? = nil
+    ) throws {
         precondition(
             !Policy.needsFuture, "DiskTier: \(Policy.self) needs each request's next use, which a client does not have")
         self.store = store
@@ -58,16 +64,21 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
             dropped.bytes += size ?? 0
         }
         var refused: [String] = []
+        var released: [String] = []
         for row in rows {
-            if row.pinned {
+            if row.pinned, keepingPins?.contains(row.url) ?? true {
                 pins.set(row.url, (), cost: configuration.cost(ofSize: row.size), size: row.size)
-            } else if engine.insert(row.size, forKey: row.url, size: row.size, at: row.lastAccess) {
+                continue
+            }
+            if row.pinned { released.append(row.url) }
+            if engine.insert(row.size, forKey: row.url, size: row.size, at: row.lastAccess) {
                 unpinnedBytes += row.size
             } else {
                 refused.append(row.url)
             }
         }
         engine.sweep(limit: configuration.capacity, trimRatio: 1, at: now)
+        for url in released { try store.setPinned(url: url, false) }
         try store.remove(urls: refused + takeDropped())
         peakCost = totalBytes
     }

@@ -23,7 +23,7 @@ struct ClientPresetTests {
         let se = ClientPreset.nuke.configuration(device: .iphoneSE2)
         #expect(se.memory?.policy == .clock)
         #expect(se.memory?.capacity == (3 << 30) * 15 / 100)
-        #expect(se.memory?.largestEntry == ((3 << 30) * 15 / 100 + 9) / 10 - 1)
+        #expect(se.memory?.largestEntry == Int(Double((3 << 30) * 15 / 100) * 0.1) - 1)
         #expect(ClientPreset.nuke.configuration(device: .iphone15).memory?.capacity == 768 * Self.mebibyte)
         #expect(se.disk?.capacity == 150 * Self.mebibyte && se.disk?.trimRatio == 0.7)
         #expect(se.diskSweep == .atLaunch(minimumInterval: 30 * 60_000))

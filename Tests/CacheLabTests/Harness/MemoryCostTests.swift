@@ -47,6 +47,9 @@ struct MemoryCostTests {
     @Test func pixelSizesPackAndRoundTripThroughTheCachelabFormat() throws {
         #expect(PixelSize(packed: PixelSize(width: 700, height: 467).packed) == PixelSize(width: 700, height: 467))
         #expect(PixelSize(packed: 0) == nil)
+        // A side of 0 is unknown, not free: the encoded bytes count.
+        #expect(PixelSize(packed: 150 << 16) == nil && PixelSize(packed: 150) == nil)
+        #expect(MemoryCost.decoded.bytes(size: 10_000, pixels: 150 << 16) == 10_000)
         var trace = Trace(name: "t", keyNames: ["a", "b"])
         trace.append(time: 0, key: 0, size: 5, pixels: PixelSize(width: 150, height: 150).packed)
         trace.append(time: 1, key: 1, size: 6)

@@ -202,6 +202,33 @@ struct ImagePipelineTests {
         }
     }
 
+    @Test func aRelaunchGivenTheFavouritesUnpinsWhatIsNoLongerOne() async throws {
+        try await F.withStorePath { path in
+            try await F.withServer { server in
+                // Given two photos pinned on disk
+                let urls = F.smallPhotos(of: server)[0...1].map { F.url(of: $0, on: server) }
+                let client = F.makeClient(memory: 30_000, disk: 1_000_000)
+                let pipeline = try F.makePipeline(client: client, path: path)
+                for url in urls {
+                    _ = try await pipeline.image(for: url, at: 0)
+                    #expect(try await pipeline.pin(url, at: 0))
+                }
+
+                // When the app relaunches with only the first still a favourite
+                let relaunched = try ImagePipeline(
+                    client: client, diskPath: path, downloader: URLSessionImageDownloader(), at: 1,
+                    favourites: [urls[0]])
+
+                // Then the second's row is unpinned and counts against the capacity again
+                let rows = try F.storedEntries(path: path)
+                #expect(rows.first { $0.url == urls[0] }?.pinned == true)
+                #expect(rows.first { $0.url == urls[1] }?.pinned == false)
+                #expect(await relaunched.holdings.diskPinnedBytes == F.bytes(of: F.smallPhotos(of: server)[0]).count)
+                try await relaunched.checkInvariants()
+            }
+        }
+    }
+
     @Test func pinSurvivesARelaunchOnDisk() async throws {
         try await F.withStorePath { path in
             try await F.withServer { server in
