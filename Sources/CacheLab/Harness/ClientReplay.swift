@@ -128,7 +128,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 outcome = .network
                 if let diskCache, diskCache.insertAfterMiss(size, forKey: key, size: size, at: now) {
                     persisted?.used(key, size: size, at: now)
-                    pinIfWanted(key, size: size, in: diskCache, &diskPins)
+                    pinIfWanted(key, in: diskCache, &diskPins, at: now)
                     diskPeak = max(diskPeak, diskCache.totalCost + diskPins.cost)
                 }
                 storeInMemory(key, size: memorySize, at: now)
@@ -147,24 +147,26 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         guard let memoryCache, size <= largestInMemory,
             memoryCache.insertAfterMiss(size, forKey: key, size: size, at: now)
         else { return }
-        pinIfWanted(key, size: size, in: memoryCache, &memoryPins)
+        pinIfWanted(key, in: memoryCache, &memoryPins, at: now)
         memoryPeak = max(memoryPeak, memoryCache.totalCost + memoryPins.cost)
     }
 
     @inline(__always)
     private func pinIfWanted<Policy>(
-        _ key: UInt64, size: Int, in cache: Cache<UInt64, Int, Policy>?, _ pins: inout PinnedEntries<UInt64, Void>
+        _ key: UInt64, in cache: Cache<UInt64, Int, Policy>?, _ pins: inout PinnedEntries<UInt64, Void>,
+        at now: Int64
     ) {
         guard !wanted.isEmpty, wanted.contains(key), let cache else { return }
-        Self.pin(key, in: cache, &pins)
+        Self.pin(key, in: cache, &pins, at: now)
     }
 
-    // Moves `key` from the engine to the pins if it is stored and fits the budget (as the real
-    // tiers' `pin`).
+    // Moves `key` from the engine to the pins if it is stored, alive at `now` and fits the budget
+    // (as the real tiers' `pin`).
     private static func pin<Policy>(
-        _ key: UInt64, in cache: Cache<UInt64, Int, Policy>, _ pins: inout PinnedEntries<UInt64, Void>
+        _ key: UInt64, in cache: Cache<UInt64, Int, Policy>, _ pins: inout PinnedEntries<UInt64, Void>, at now: Int64
     ) {
-        guard !pins.contains(key), let cost = cache.cost(forKey: key), pins.admits(cost: cost),
+        guard !pins.contains(key), cache.isLive(key, at: now), let cost = cache.cost(forKey: key),
+            pins.admits(cost: cost),
             let size = cache.removeValue(forKey: key)
         else { return }
         pins.set(key, (), cost: cost, size: size)
@@ -188,8 +190,8 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
             case .pin(let key):
                 result.favouriteEvents += 1
                 wanted.insert(key)
-                if let memoryCache { Self.pin(key, in: memoryCache, &memoryPins) }
-                if let diskCache { Self.pin(key, in: diskCache, &diskPins) }
+                if let memoryCache { Self.pin(key, in: memoryCache, &memoryPins, at: event.time) }
+                if let diskCache { Self.pin(key, in: diskCache, &diskPins, at: event.time) }
             case .unpin(let key):
                 result.favouriteEvents += 1
                 wanted.remove(key)

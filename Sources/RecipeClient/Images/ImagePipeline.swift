@@ -286,8 +286,8 @@ public actor ImagePipeline {
     public func pin(_ url: String, at now: Int64) throws -> Bool {
         wanted.insert(url)
         recorder?.recordEvent(.favourite, key: url, at: now)
-        let inMemory = try memory?.pin(url) ?? false
-        let onDisk = try disk?.pin(url) ?? false
+        let inMemory = try memory?.pin(url, at: now) ?? false
+        let onDisk = try disk?.pin(url, at: now) ?? false
         return inMemory || onDisk
     }
 
@@ -394,7 +394,7 @@ public actor ImagePipeline {
         guard let tier, try tier.insert(bytes, forKey: url, at: now, pixels: pixels), wanted.contains(url) else {
             return
         }
-        try tier.pin(url)
+        try tier.pin(url, at: now)
     }
 
     private func passTurn() {

@@ -58,12 +58,14 @@ public protocol ImageTier: AnyObject {
     /// Removes the entry for `url`, pinned or not, if any. Not counted as an eviction.
     func remove(_ url: String) throws
 
-    /// Pins the stored entry for `url`: it is never evicted until unpinned.
+    /// Pins the entry stored for `url` and alive at `now`: it is never evicted or expired until
+    /// unpinned.
     ///
-    /// - Returns: `false` when nothing is stored for `url` (pin after the image is stored), or
-    ///   when it does not fit the pin budget (counted in `pinRefusals`; it stays cached as usual).
+    /// - Returns: `false` when nothing alive is stored for `url` (pin after the image is stored),
+    ///   or when it does not fit the pin budget (counted in `pinRefusals`; it stays cached as
+    ///   usual).
     @discardableResult
-    func pin(_ url: String) throws -> Bool
+    func pin(_ url: String, at now: Int64) throws -> Bool
 
     /// Unpins `url`: it becomes the most recently used entry at `now`, counted against the
     /// capacity again, which may evict others (or drop it, if it alone exceeds the capacity).

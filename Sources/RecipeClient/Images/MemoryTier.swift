@@ -92,9 +92,9 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     @discardableResult
-    public func pin(_ url: String) -> Bool {
+    public func pin(_ url: String, at now: Int64) -> Bool {
         if pins.contains(url) { return true }
-        guard let cost = engine.cost(forKey: url), pins.admits(cost: cost),
+        guard engine.isLive(url, at: now), let cost = engine.cost(forKey: url), pins.admits(cost: cost),
             let stored = engine.removeValue(forKey: url)
         else { return false }
         pins.set(url, stored.bytes, cost: cost, size: stored.size)

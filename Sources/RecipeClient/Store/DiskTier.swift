@@ -173,9 +173,11 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     }
 
     @discardableResult
-    public func pin(_ url: String) throws -> Bool {
+    public func pin(_ url: String, at now: Int64) throws -> Bool {
         if pins.contains(url) { return true }
-        guard let cost = engine.cost(forKey: url), pins.admits(cost: cost) else { return false }
+        guard engine.isLive(url, at: now), let cost = engine.cost(forKey: url), pins.admits(cost: cost) else {
+            return false
+        }
         guard try store.setPinned(url: url, true) else {
             // The row is gone from under the tier: forget the entry.
             if let size = engine.removeValue(forKey: url) { unpinnedBytes -= size }

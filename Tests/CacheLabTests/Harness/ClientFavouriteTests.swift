@@ -85,6 +85,24 @@ struct ClientFavouriteTests {
         #expect(result.outcomes.suffix(2) == [.memory, .network])
     }
 
+    @Test func anExpiredPhotoIsNotPinnedNorKept() {
+        // Given photos that live 10 ms on disk and in memory, key 1 favourited after it expired
+        let client = ClientConfiguration(
+            name: "ttl", memory: TierConfiguration(policy: .lru, capacity: 100, ttl: 10, ttlMode: .sliding),
+            disk: TierConfiguration(policy: .lru, capacity: 100, ttl: 10, ttlMode: .sliding))
+        var trace = Trace(name: "t")
+        trace.append(time: 0, key: 1, size: 10)
+        trace.appendEvent(.favourite, time: 50, key: 1)
+        trace.append(time: 60, key: 1, size: 10)
+        trace.append(time: 100, key: 1, size: 10)
+        let result = Replay.simulate(trace, client: client, outcomes: true)
+
+        // Then the favourite pinned nothing stale: the next request downloads the photo again,
+        // and that download is pinned (a memory hit 40 ms later, past the lifetime)
+        #expect(result.outcomes == [.network, .network, .memory])
+        #expect(result.pins.peakMemoryBytes == 10 && result.pins.refusals == 0)
+    }
+
     @Test func aSingleCacheIgnoresFavourites() {
         var trace = Trace(name: "t")
         trace.append(time: 0, key: 1, size: 10)

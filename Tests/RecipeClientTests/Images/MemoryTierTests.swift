@@ -51,7 +51,7 @@ struct MemoryTierTests {
         #expect(decoded.count == 2 && decoded.totalBytes == 800 && decoded.peakCost == 800)
         #expect(encoded.count == 3 && encoded.totalBytes == 300)
         // And a pinned bitmap keeps its decoded cost
-        #expect(decoded.pin(F.url(3)))
+        #expect(decoded.pin(F.url(3), at: 0))
         #expect(decoded.pinnedBytes == 400)
         decoded.checkInvariants()
     }
@@ -69,8 +69,8 @@ struct MemoryTierTests {
         // Given a full tier with image 1 pinned
         let tier = makeTier()
         fill(tier, 1...3)
-        #expect(tier.pin(F.url(1)))
-        #expect(!tier.pin(F.url(9)))
+        #expect(tier.pin(F.url(1), at: 0))
+        #expect(!tier.pin(F.url(9), at: 0))
 
         // When three more images arrive
         fill(tier, 4...6)
@@ -85,7 +85,7 @@ struct MemoryTierTests {
     @Test func replacingAPinnedImageKeepsItPinned() {
         let tier = makeTier()
         fill(tier, 1...1)
-        tier.pin(F.url(1))
+        tier.pin(F.url(1), at: 0)
         #expect(tier.insert(F.image(7, count: 150), forKey: F.url(1), at: 2))
         fill(tier, 2...4)
         #expect(tier.value(forKey: F.url(1), at: 5) == F.image(7, count: 150))
@@ -97,7 +97,7 @@ struct MemoryTierTests {
         // Given a full engine and a pinned image beside it
         let tier = makeTier()
         fill(tier, 1...4)
-        tier.pin(F.url(4))
+        tier.pin(F.url(4), at: 0)
         fill(tier, 5...5)
         #expect(tier.count == 4 && tier.evictions == 1)
 
@@ -116,7 +116,7 @@ struct MemoryTierTests {
     @Test func trimEvictsUnpinnedImagesDownToTheTarget() {
         let tier = makeTier()
         fill(tier, 1...3)
-        tier.pin(F.url(2))
+        tier.pin(F.url(2), at: 0)
         tier.trim(toCost: 100)
         // Image 3, the most recent unpinned one, fits the target; the pinned one is kept beside it
         #expect(tier.count == 2 && tier.totalBytes == 200)
@@ -130,7 +130,7 @@ struct MemoryTierTests {
         // Given images living 100 ms, inserted at 1 and 2, image 2 pinned
         let tier = makeTier(ttl: 100)
         fill(tier, 1...2)
-        tier.pin(F.url(2))
+        tier.pin(F.url(2), at: 0)
 
         // Then before the end of their lifetime they are there
         #expect(tier.contains(F.url(1), at: 50) && tier.contains(F.url(2), at: 50))
@@ -144,10 +144,18 @@ struct MemoryTierTests {
         tier.checkInvariants()
     }
 
+    @Test func anExpiredImageIsNotPinned() {
+        let tier = makeTier(ttl: 100)
+        fill(tier, 1...1)
+        #expect(!tier.pin(F.url(1), at: 500))
+        #expect(tier.pin(F.url(1), at: 50))
+        tier.checkInvariants()
+    }
+
     @Test func removeDropsAPinnedOrUnpinnedImageWithoutCountingAnEviction() {
         let tier = makeTier()
         fill(tier, 1...2)
-        tier.pin(F.url(1))
+        tier.pin(F.url(1), at: 0)
         tier.remove(F.url(1))
         tier.remove(F.url(2))
         #expect(tier.count == 0 && tier.totalBytes == 0 && tier.evictions == 0)

@@ -80,7 +80,7 @@ struct DiskTierTests {
             do {
                 let tier = try F.makeLRUTier(path: path, capacity: 300)
                 try tier.insert(F.image(1), forKey: F.url(1), at: 1)
-                #expect(try tier.pin(F.url(1)))
+                #expect(try tier.pin(F.url(1), at: 0))
                 // When a hundred other images stream through
                 for number in 2...101 {
                     try tier.insert(F.image(UInt64(number)), forKey: F.url(number), at: Int64(number))
@@ -102,7 +102,7 @@ struct DiskTierTests {
         try F.withStorePath { path in
             let tier = try F.makeLRUTier(path: path, capacity: 200)
             try tier.insert(F.image(1), forKey: F.url(1), at: 1)
-            try tier.pin(F.url(1))
+            try tier.pin(F.url(1), at: 0)
             try tier.insert(F.image(2), forKey: F.url(2), at: 2)
             try tier.insert(F.image(3), forKey: F.url(3), at: 3)
             // When 1 is unpinned it becomes most recent, and the oldest unpinned entry makes room
@@ -110,7 +110,7 @@ struct DiskTierTests {
             #expect(tier.evictionOrder == [3, 1].map(F.url))
             #expect(try tier.store.entries().allSatisfy { !$0.pinned })
             try tier.checkInvariants()
-            #expect(try tier.pin(F.url(9)) == false)
+            #expect(try tier.pin(F.url(9), at: 0) == false)
         }
     }
 
@@ -168,7 +168,7 @@ struct DiskTierTests {
                     if try tier.value(forKey: F.url(number), at: now) == nil {
                         try tier.insert(F.image(UInt64(number), count: size), forKey: F.url(number), at: now)
                     }
-                    if number == 7 { try tier.pin(F.url(number)) }
+                    if number == 7 { try tier.pin(F.url(number), at: 0) }
                     try tier.checkInvariants()
                 }
                 #expect(tier.totalBytes > 0)
