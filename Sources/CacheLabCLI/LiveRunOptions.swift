@@ -89,6 +89,12 @@ struct LiveRunOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "With --speed: pace no gap between requests longer than this (a night between sessions), so a month replays in minutes; the trace's times are unchanged.",
+            valueName: "duration"))
+    var maxGap: String?
+
+    @Option(
+        help: ArgumentHelp(
             "The disk tier's SQLite file (kept after the run); default: a temporary file, removed.", valueName: "path"))
     var store: String?
 
@@ -100,6 +106,8 @@ struct LiveRunOptions: ParsableArguments {
 
     func validate() throws {
         if let speed, !(speed > 0) { throw ValidationError("--speed must be greater than 0, e.g. 10") }
+        if maxGap != nil, speed == nil { throw ValidationError("--max-gap paces --speed; give --speed too") }
+        _ = try maxGapMilliseconds()
         if let server, !(server.hasPrefix("http://") || server.hasPrefix("https://")) {
             throw ValidationError("--server takes a base URL, e.g. http://127.0.0.1:8080")
         }
@@ -109,13 +117,23 @@ struct LiveRunOptions: ParsableArguments {
     func options() throws -> LiveOptions {
         var options = try replay.options()
         options.speed = speed
+        options.maxGap = try maxGapMilliseconds()
         options.diskPath = store
         return options
     }
 
     /// Whether any live-only option was given (they need --mode live).
     var isSet: Bool {
-        replay.isSet || server != nil || speed != nil || store != nil || record != nil
+        replay.isSet || server != nil || speed != nil || maxGap != nil || store != nil || record != nil
+    }
+
+    /// `--max-gap` in milliseconds.
+    func maxGapMilliseconds() throws -> Int64? {
+        guard let maxGap else { return nil }
+        guard let milliseconds = try? Quantity.milliseconds(parsing: maxGap), milliseconds >= 0 else {
+            throw ValidationError("--max-gap takes a duration, e.g. 5s or 100ms")
+        }
+        return milliseconds
     }
 }
 

@@ -27,6 +27,8 @@ final class LiveDriver {
     private var latencies: [RequestOutcome: LatencyHistogram] = [:]
     private var errors: [(position: Int, message: String)] = []
     private var nextEvent = 0
+    // Trace time since the first request with every gap cut to `maxGap`: what `speed` paces.
+    private var pacedTime: Int64 = 0
     private var inFlight = 0
     private var finished = 0
 
@@ -83,8 +85,11 @@ final class LiveDriver {
     /// `concurrency` are in flight, and loads it in a task of its own.
     private func issue(_ position: Int, _ group: inout TaskGroup<Answer>) async {
         if let speed = options.speed {
-            let firstTime = trace.times.first ?? 0
-            let due = start + .microseconds(Double(trace.times[position] - firstTime) * 1_000 / speed)
+            if position > 0 {
+                let gap = trace.times[position] - trace.times[position - 1]
+                pacedTime += min(gap, options.maxGap ?? gap)
+            }
+            let due = start + .microseconds(Double(pacedTime) * 1_000 / speed)
             if due > clock.now { try? await Task.sleep(until: due, clock: clock) }
         }
         if inFlight >= options.concurrency, let answer = await group.next() { take(answer) }

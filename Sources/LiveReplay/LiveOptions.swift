@@ -6,6 +6,10 @@ public struct LiveOptions: Sendable {
     /// Trace time runs this many times faster than recorded; `nil` issues requests as fast as the
     /// pipeline takes them.
     public var speed: Double?
+    /// With `speed`: the longest wait between two requests, in trace milliseconds; longer gaps (a
+    /// night between sessions) are paced as this long, so a month replays in minutes. The trace's
+    /// own times, which the tiers see, are unchanged.
+    public var maxGap: Int64?
     /// Requests in flight at most: the rows of a list loading at once.
     public var concurrency = 32
     /// Connections the downloader opens to the server at once.

@@ -185,3 +185,24 @@ extension LiveReplayTests {
 extension Tag {
     @Tag static var corpus: Self
 }
+
+extension LiveReplayTests {
+    @Test func aMaxGapPacesADayBetweenSessionsAsAMoment() async throws {
+        // Given two requests for one photo a day apart, paced in real time
+        var trace = Trace(name: "a-day-apart", keyNames: ["https://recipes.example/photos/a/small.jpg"])
+        trace.append(time: 0, key: 0, size: 10_000)
+        trace.append(time: 86_400_000, key: 0, size: 10_000)
+        var options = LiveOptions()
+        options.speed = 1
+        options.maxGap = 200
+
+        // When the day is cut to 200 ms
+        let clock = ContinuousClock()
+        let started = clock.now
+        let live = try await LiveServer.run(trace, client: Self.clients[0], options: options)
+
+        // Then the replay takes moments, each request with the outcome the simulator gives it
+        #expect(started.duration(to: clock.now) < .seconds(5))
+        #expect(live.run.outcomes == Replay.simulate(trace, client: Self.clients[0], outcomes: true).outcomes)
+    }
+}

@@ -28,6 +28,8 @@ struct LiveRunTests {
         ["run", "--mode", "live", "--fault-rate", "2"], ["run", "--mode", "live", "--faults", "gremlins"],
         ["run", "--mode", "live", "--size-mode", "unit"], ["run", "--mode", "live", "--server", "127.0.0.1:8080"],
         ["run", "--mode", "live", "--concurrency", "0"], ["run", "--mode", "replay"],
+        ["run", "--mode", "live", "--max-gap", "5s"], ["run", "--mode", "live", "--speed", "1", "--max-gap", "soon"],
+        ["run", "--max-gap", "5s"],
     ])
     func badLiveOptionsAreRejectedBeforeRunning(arguments: [String]) {
         #expect(throws: (any Error).self) { try CacheLabCommand.parseAsRoot(arguments) }
