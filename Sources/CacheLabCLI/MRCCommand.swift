@@ -20,7 +20,7 @@ struct MRCCommand: AsyncParsableCommand {
             --sample-rate R keeps only the objects whose hashed id falls in a share R of the hash \
             space (SHARDS, Waldspurger et al., FAST 2015): LRU's distances are scaled by 1/R, other \
             policies replay the sample through a cache R times smaller. Error against the exact \
-            curve is in the README; 0.01 suits traces of tens of millions of requests.
+            curve is in the DocC article Using cachelab; 0.01 suits traces of tens of millions of requests.
 
             Every curve comes from one pass over the trace (a stack pass for LRU, a cache per \
             capacity for the others, all fed chunk by chunk), the caches spread over the cores \

@@ -131,12 +131,12 @@ struct RecipeListEndToEndTests {
 }
 
 extension RecipeListEndToEndTests {
-    @Test("the README's client example runs as written, against the local server")
+    @Test("the client example of the DocC article Using cachelab runs as written, against the local server")
     func readmeExampleRuns() async throws {
         try await F.withStorePath { path in
             try await F.withServer { server in
                 let now: Int64 = 1
-                // As in the README, with the local environment for .production.
+                // As in the article, with the local environment for .production.
                 let store = try DiskStore(path: path)
                 let images = try ImagePipeline(
                     diskPath: path, downloader: URLSessionImageDownloader(), at: now, ifDiskFails: .runMemoryOnly,
