@@ -163,7 +163,7 @@ struct CompareCommand: AsyncParsableCommand {
             ) { run in
                 let measured = run.live
                 Output.status(
-                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; outcome equal to the simulated client's for \(Report.grouped(run.agreeing)) of \(Report.grouped(trace.count))"
+                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; \(RunCommand.describe(run.agreement))"
                 )
             }
             runs += verified.map(\.live.run)

@@ -204,7 +204,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let runs = try await LiveServer.verify(
             trace, clients: configurations, options: options, server: live.server,
-            configuration: try live.replay.serverConfiguration()
+            configuration: try live.serverConfiguration(network: configurations[0].network)
         ) { run in
             Output.status(Self.describe(run, trace: trace))
         }
@@ -221,11 +221,27 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// How the live outcomes agreed with the simulator's, in words.
+    static func describe(_ agreement: OutcomeAgreement) -> String {
+        var text =
+            "outcome agreeing with the simulator's for \(Report.grouped(agreement.agreeing)) of \(Report.grouped(agreement.requests))"
+        if agreement.undecided == agreement.requests {
+            text += " (not paced: delayed hits count as hits)"
+        } else if agreement.undecided > 0 {
+            text +=
+                " (\(Report.grouped(agreement.undecided)) within the timing margin, \(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
+        } else {
+            text += " (\(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
+        }
+        for disagreement in agreement.firstDisagreements.prefix(3) { text += "\n  \(disagreement)" }
+        return text
+    }
+
     /// The status lines of one live run.
     static func describe(_ run: LiveReplay.VerifiedRun, trace: Trace) -> String {
         let measured = run.live
         var lines = [
-            "\(measured.run.label): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); outcome equal to the simulator's for \(Report.grouped(run.agreeing)) of \(Report.grouped(trace.count)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
+            "\(measured.run.label): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); \(Self.describe(run.agreement)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
         ]
         if !measured.faultsInjected.isEmpty {
             let kinds = measured.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }

@@ -39,6 +39,12 @@ struct ScenarioOptions: ParsableArguments {
     @Option(help: "Rows beyond each edge of the viewport whose photos are requested early.")
     var prefetchRows: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "How the list asks for photos: lazy-stack (once per appearance, the default) or prefetching (a prefetcher's request, then the cell's when the row shows: on a fast fling, delayed hits).",
+            valueName: "kind"))
+    var list: String?
+
     @Option(help: "New recipes added at the top per week, on average.")
     var newRecipesPerWeek: Double?
 
@@ -120,6 +126,13 @@ struct ScenarioOptions: ParsableArguments {
         if let prefetchRows {
             guard prefetchRows >= 0 else { throw ValidationError("--prefetch-rows must be 0 or more") }
             chosen.device.prefetchRows = prefetchRows
+        }
+        if let list {
+            guard let kind = ListKind(rawValue: list) else {
+                throw ValidationError(
+                    "unknown list '\(list)'; choose from \(ListKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            chosen.list = kind
         }
         if let newRecipesPerWeek { chosen.newRecipesPerWeek = try rate(newRecipesPerWeek, "--new-recipes-per-week") }
         if let photoChangesPerWeek {

@@ -191,7 +191,12 @@ enum TraceChecks {
     private static func counts(_ result: RunResult, of trace: Trace, bytes: Int, _ label: String) -> [String] {
         var problems: [String] = []
         if result.requests != trace.count { problems.append("\(label): \(result.requests) requests of \(trace.count)") }
-        if result.hits + result.misses != result.requests { problems.append("\(label): hits + misses ≠ requests") }
+        if result.hits + result.delayedHits + result.misses != result.requests {
+            problems.append("\(label): hits + delayed hits + misses ≠ requests")
+        }
+        if result.bytesDownloaded + result.bytesHit > result.bytesRequested {
+            problems.append("\(label): more bytes downloaded and hit than requested")
+        }
         if result.bytesRequested != bytes {
             problems.append("\(label): \(result.bytesRequested) bytes requested of \(bytes)")
         }

@@ -195,11 +195,13 @@ private func serve(
             })
     default:
         if let bandwidth = configuration.bandwidth, route == .smallPhoto || route == .largePhoto {
-            // Chunks of about a tenth of a second, so the cap holds over short bodies too.
+            // Chunks of about a tenth of a second, so the cap holds over short bodies too; each
+            // is sent once its transfer time has passed, so a body arrives whole after
+            // size / bandwidth, as a network of that bandwidth delivers it.
             let chunk = max(1, min(16_384, bandwidth / 10))
             return Response(
                 status: .ok, headers: headers,
-                body: chunkedBody(body, chunk: chunk, route: route, state: state) { bytes in
+                body: chunkedBody(body, chunk: chunk, route: route, state: state, pausingFirst: true) { bytes in
                     .seconds(Double(bytes) / Double(bandwidth))
                 })
         }
@@ -208,9 +210,10 @@ private func serve(
     }
 }
 
-/// A body written `chunk` bytes at a time, pausing `pause(bytes)` on the state's clock after each.
+/// A body written `chunk` bytes at a time, pausing `pause(bytes)` on the state's clock between
+/// chunks, or before each (`pausingFirst`: the chunk's transfer time).
 private func chunkedBody(
-    _ body: ByteBuffer, chunk: Int, route: FixtureStats.Route, state: FixtureState,
+    _ body: ByteBuffer, chunk: Int, route: FixtureStats.Route, state: FixtureState, pausingFirst: Bool = false,
     pause: @escaping @Sendable (Int) -> Duration
 ) -> ResponseBody {
     ResponseBody(contentLength: body.readableBytes) { writer in
@@ -219,9 +222,10 @@ private func chunkedBody(
         do {
             while remaining.readableBytes > 0 {
                 let piece = remaining.readSlice(length: min(chunk, remaining.readableBytes))!
+                if pausingFirst { try await state.clock.sleep(for: pause(piece.readableBytes)) }
                 try await writer.write(piece)
                 sent += piece.readableBytes
-                if remaining.readableBytes > 0 {
+                if !pausingFirst, remaining.readableBytes > 0 {
                     try await state.clock.sleep(for: pause(piece.readableBytes))
                 }
             }

@@ -194,6 +194,7 @@ final class LiveDriver {
         }
         live.failures = tally.failures
         run.live = live
+        run.delayedLatencyShare = total.sum == 0 ? 0 : Double(latencies[.delayed]?.sum ?? 0) / Double(total.sum)
         run.mode = .live
         run.evictions = counters.evictions
         run.expirations = counters.expirations

@@ -10,6 +10,13 @@ public struct LiveOptions: Sendable {
     /// night between sessions) are paced as this long, so a month replays in minutes. The trace's
     /// own times, which the tiers see, are unchanged.
     public var maxGap: Int64?
+    /// With `speed`: how far, in wall-clock time, a paced request or a download may stray from
+    /// the trace's time and the simulator's modelled download (scheduling, the loopback, URLSession
+    /// and the server's own work). A request whose simulated time lies closer than this, scaled
+    /// to trace time, to the end of its image's download may be a delayed hit or a hit and still
+    /// agree (`OutcomeAgreement`). 25 ms covers what was measured on a 2-core machine (see
+    /// LiveReplayAndServer in the docs).
+    public var timingJitter = Duration.milliseconds(25)
     /// Requests in flight at most: the rows of a list loading at once.
     public var concurrency = 32
     /// Connections the downloader opens to the server at once.
@@ -26,4 +33,12 @@ public struct LiveOptions: Sendable {
     public var recorder: TraceRecorder?
 
     public init() {}
+
+    /// `timingJitter` in microseconds of trace time when the replay is paced; nil when it is not.
+    public var timingMargin: Int? {
+        speed.map { speed in
+            let (seconds, attoseconds) = timingJitter.components
+            return Int((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * speed)
+        }
+    }
 }

@@ -56,8 +56,10 @@ public enum LiveReplay {
     /// One live run, and how far the client's simulation agrees with it.
     public struct VerifiedRun: Sendable {
         public var live: LiveResult
-        /// Requests whose outcome equals the simulated client's (`Replay.simulate(_:client:)`).
-        public var agreeing: Int
+        /// Request by request against the simulated client (`Replay.simulate(_:client:)`).
+        public var agreement: OutcomeAgreement
+        /// Requests whose outcome agrees with the simulated client's.
+        public var agreeing: Int { agreement.agreeing }
     }
 
     /// Replays `trace` live through each client in turn, and checks every request's outcome
@@ -72,8 +74,9 @@ public enum LiveReplay {
         for client in clients {
             let measured = try await run(trace, client: client, endpoint: endpoint, options: options)
             let simulated = Replay.simulate(trace, client: client, outcomes: true)
-            let agreeing = zip(measured.run.outcomes, simulated.outcomes).count { $0 == $1 }
-            runs.append(VerifiedRun(live: measured, agreeing: agreeing))
+            let agreement = OutcomeAgreement(
+                live: measured.run.outcomes, simulated: simulated, margin: options.timingMargin)
+            runs.append(VerifiedRun(live: measured, agreement: agreement))
             each(runs[runs.count - 1])
         }
         return runs

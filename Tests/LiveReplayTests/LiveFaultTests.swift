@@ -123,7 +123,9 @@ struct LiveFaultTests {
         }
     }
 
-    @Test("with 10% faults the outcomes add up: hits + misses = requests, downloads = network outcomes", .tags(.corpus))
+    @Test(
+        "with 10% faults the outcomes add up: hits + delayed hits + misses = requests, downloads = network outcomes",
+        .tags(.corpus))
     func outcomesAddUpUnderFaults() async throws {
         let trace = try TraceReader.read(path: try #require(Self.tracePath))
         var options = LiveOptions()
@@ -136,7 +138,8 @@ struct LiveFaultTests {
         func count(_ outcome: RequestOutcome) -> Int { run.outcomes.count { $0 == outcome } }
         #expect(run.outcomes.count == trace.count && run.requests == trace.count)
         #expect(count(.failed) > 0)
-        #expect(run.hits + run.misses == run.requests)
+        #expect(run.hits + run.delayedHits + run.misses == run.requests)
+        #expect(run.delayedHits == count(.delayed))
         #expect(run.memoryHits == count(.memory) && run.diskHits == count(.disk))
         #expect(run.hits == run.memoryHits + run.diskHits)
         #expect(run.misses == count(.network) + count(.failed))

@@ -6,7 +6,9 @@ import LiveServer
 import Testing
 
 /// Live replay through the real pipeline against an in-process fixture server, compared with
-/// the simulator request by request.
+/// the simulator request by request. Not paced, the replay asks for photos still downloading
+/// where the trace's times do not, so its delayed hits agree with the simulator's hits
+/// (`OutcomeAgreement`); `PacedLiveReplayTests` compares delayed hits themselves.
 @Suite("Live replay")
 struct LiveReplayTests {
     /// The committed scroll-trace corpus (`traces/*.csv`), found from this file.
@@ -53,7 +55,7 @@ struct LiveReplayTests {
         let simulated = Replay.simulate(trace, client: client, outcomes: true)
         let live = try await LiveServer.run(trace, client: client)
         #expect(live.failures == 0)
-        #expect(simulated.outcomes == live.run.outcomes)
+        #expect(Self.agree(live.run, simulated))
         #expect(simulated.diskHits > 0 && simulated.memoryHits > 0)
         #expect(live.run.bytesDownloaded == live.serverBytes)
     }
@@ -71,7 +73,7 @@ struct LiveReplayTests {
         let live = try await LiveServer.run(trace, client: client)
 
         #expect(live.failures == 0, "\(live.firstErrors)")
-        #expect(simulated.outcomes == live.run.outcomes)
+        #expect(Self.agree(live.run, simulated))
         #expect(live.run.memoryPeakCost == simulated.memoryPeakCost)
         #expect(live.run.diskPeakBytes == simulated.diskPeakBytes)
         #expect(live.run.pins == simulated.pins)
@@ -90,7 +92,7 @@ struct LiveReplayTests {
         // Then the live replay pins it without serving it, as the simulator does
         let simulated = Replay.simulate(trace, client: client, outcomes: true)
         let live = try await LiveServer.run(trace, client: client)
-        #expect(live.failures == 0 && live.run.outcomes == simulated.outcomes)
+        #expect(live.failures == 0 && Self.agree(live.run, simulated))
         #expect(live.run.favouriteEvents == 1 && simulated.favouriteEvents == 1)
     }
 
@@ -119,12 +121,10 @@ struct LiveReplayTests {
                 try Self.expectRecording(at: folder, toReplay: trace, live: live.run)
             }
             #expect(live.failures == 0, "\(name): \(live.firstErrors)")
-            let firstDifference = zip(simulated.outcomes, live.run.outcomes).enumerated().first {
-                $0.element.0 != $0.element.1
-            }
-            #expect(firstDifference == nil, "\(name): request \(firstDifference?.offset ?? -1) differs")
-            #expect(live.run.memoryHits == simulated.memoryHits, "\(name)")
-            #expect(live.run.diskHits == simulated.diskHits, "\(name)")
+            let agreement = OutcomeAgreement(live: live.run.outcomes, simulated: simulated, margin: nil)
+            #expect(agreement.isComplete, "\(name): \(agreement.firstDisagreements)")
+            #expect(live.run.hits + live.run.delayedHits == simulated.hits + simulated.delayedHits, "\(name)")
+            #expect(live.run.misses == simulated.misses, "\(name)")
             #expect(live.run.bytesDownloaded == simulated.bytesDownloaded, "\(name)")
             #expect(live.run.bytesDownloaded == live.serverBytes, "\(name)")
             #expect(live.pipeline.downloads == live.live.serverRequests, "\(name)")
@@ -147,7 +147,7 @@ struct LiveReplayTests {
         let live = try await LiveServer.run(trace, client: client)
 
         #expect(live.failures == 0, "\(live.firstErrors)")
-        #expect(simulated.outcomes == live.run.outcomes)
+        #expect(Self.agree(live.run, simulated))
         #expect(simulated.favouriteEvents == trace.events.filter(\.kind.takesKey).count)
         #expect(trace.events.contains { $0.kind == .unfavourite })
         #expect(simulated.pins.refusals > 0 && simulated.pins.peakDiskBytes > 0)
@@ -175,10 +175,19 @@ extension LiveReplayTests {
             #expect(forward.updateValue(hashed, forKey: original) ?? hashed == hashed, "\(name): key \(original)")
             #expect(backward.updateValue(original, forKey: hashed) ?? original == original, "\(name): key \(hashed)")
         }
-        #expect(recording.sources["memory", default: 0] == live.memoryHits, "\(name)")
-        #expect(recording.sources["disk", default: 0] == live.diskHits, "\(name)")
+        // A delayed hit is recorded as the tier that served it.
+        let served = recording.sources["memory", default: 0] + recording.sources["disk", default: 0]
+        #expect(served == live.hits + live.delayedHits, "\(name)")
+        #expect(recording.sources["memory", default: 0] >= live.memoryHits, "\(name)")
         #expect(recording.sources["network", default: 0] == live.misses, "\(name)")
         #expect(recording.droppedPartialLines == 0 && recording.raisedTimes == 0, "\(name)")
+    }
+}
+
+extension LiveReplayTests {
+    /// Whether a live run not paced agrees with the simulation, request by request.
+    static func agree(_ live: RunResult, _ simulated: RunResult) -> Bool {
+        OutcomeAgreement(live: live.outcomes, simulated: simulated, margin: nil).isComplete
     }
 }
 
@@ -205,6 +214,6 @@ extension LiveReplayTests {
         // gives it
         // (A day paced in full is 86,400 s; minutes allow for a suite that loads both cores.)
         #expect(started.duration(to: clock.now) < .seconds(600))
-        #expect(live.run.outcomes == Replay.simulate(trace, client: Self.clients[0], outcomes: true).outcomes)
+        #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true)))
     }
 }

@@ -11,6 +11,12 @@ extension Replay {
     /// fixed TTL that changes nothing; for FIFO, LFU or a fixed TTL it is what a relaunched app
     /// really has.
     ///
+    /// Downloads take time: each miss's download ends when the client's `NetworkProfile` says
+    /// (`LatencyModel.missMicroseconds`), and a request for an image still being downloaded then
+    /// waits for it: a delayed hit (`RequestOutcome.delayed`), as the real pipeline coalesces it.
+    /// The tiers are updated in request order all the same, as `ImagePipeline` does in ticket
+    /// order; a relaunch abandons the downloads under way.
+    ///
     /// A client has no future knowledge: a tier whose policy needs it (Belady) is a programmer
     /// mistake here; check `ClientConfiguration.requireOnline()` first.
     ///
@@ -74,6 +80,15 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private var lifecycle: ClientLifecycle
     private let recordsOutcomes: Bool
     private var outcomes: [RequestOutcome] = []
+    // Downloads under way, by modelled end (µs of trace time).
+    private var downloads = DownloadsInFlight()
+    private var latencyTotal = 0
+    private var delayedLatencyTotal = 0
+    // With outcomes: each image's latest download (its request's position, its end in µs), and the
+    // last app event a live replay waits at (its position and time in µs), for `timingSlack`.
+    private var lastDownload: [UInt64: (position: Int, end: Int64)] = [:]
+    private var lastWait: (position: Int, time: Int64) = (-1, .min)
+    private var timingSlack: [UInt32] = []
 
     init(client: ClientConfiguration, recordsOutcomes: Bool, context: CellContext) {
         do throws(PolicyError) { try client.requireOnline() } catch {
@@ -115,15 +130,18 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
             // What the image costs in memory: its decoded bitmap, or its encoded bytes.
             let memorySize = client.memoryCost.bytes(
                 size: size, pixels: batch.pixelSizes.isEmpty ? 0 : batch.pixelSizes[index])
-            let outcome: RequestOutcome
+            let nowMicroseconds = now &* 1_000
+            downloads.finish(through: nowMicroseconds)
+            var outcome: RequestOutcome
+            var latency: Int
             if memoryPins.contains(key) || memoryCache?.value(forKey: key, at: now) != nil {
                 outcome = .memory
-                recorder.record(memoryLatency.hitMicroseconds(size: size))
+                latency = memoryLatency.hitMicroseconds(size: size)
             } else if diskPins.contains(key) || diskCache?.value(forKey: key, at: now) != nil {
                 outcome = .disk
                 persisted?.used(key, size: size, at: now)
                 storeInMemory(key, size: memorySize, at: now)
-                recorder.record(diskLatency.hitMicroseconds(size: size))
+                latency = diskLatency.hitMicroseconds(size: size)
             } else {
                 outcome = .network
                 if let diskCache, diskCache.insertAfterMiss(size, forKey: key, size: size, at: now) {
@@ -132,12 +150,36 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                     diskPeak = max(diskPeak, diskCache.totalCost + diskPins.cost)
                 }
                 storeInMemory(key, size: memorySize, at: now)
-                recorder.record(memoryLatency.missMicroseconds(size: size))
+                latency = memoryLatency.missMicroseconds(size: size)
+                downloads.start(key, endingAt: nowMicroseconds &+ Int64(latency))
             }
+            // A tier holds the image because an earlier request's download stored it, and that
+            // download is not over: this request waits for the rest of it.
+            if outcome != .network, let end = downloads.end(of: key) {
+                outcome = .delayed
+                latency &+= Int(end &- nowMicroseconds)
+                delayedLatencyTotal &+= latency
+            }
+            latencyTotal &+= latency
+            recorder.record(latency)
             tally.record(outcome, size: size)
-            if recordsOutcomes { outcomes.append(outcome) }
+            if recordsOutcomes { recordOutcome(outcome, key: key, position: batch.start + index, at: nowMicroseconds) }
         }
         for event in events[nextEvent...] { apply(event) }
+    }
+
+    // Notes `outcome` and how close the request came to another outcome by its timing: its
+    // distance to the end of its image's latest download, or 0 when that download was under way
+    // at an app event before it (a live replay waits for every answer there).
+    private func recordOutcome(_ outcome: RequestOutcome, key: UInt64, position: Int, at now: Int64) {
+        outcomes.append(outcome)
+        var slack = UInt32.max
+        if let download = lastDownload[key], outcome != .network {
+            let waited = download.position < lastWait.position && download.end > lastWait.time
+            slack = waited ? 0 : UInt32(min(abs(download.end - now), Int64(UInt32.max - 1)))
+        }
+        timingSlack.append(slack)
+        if outcome == .network, let end = downloads.end(of: key) { lastDownload[key] = (position, end) }
     }
 
     // After a miss in memory: stores the image at its memory cost, pins it if wanted, and notes
@@ -173,10 +215,13 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     }
 
     private func apply(_ event: TraceEvent) {
-        for action in lifecycle.actions(for: event) {
+        let actions = lifecycle.actions(for: event)
+        if !actions.isEmpty { lastWait = (event.position, event.time &* 1_000) }
+        for action in actions {
             switch action {
             case .relaunch:
                 result.relaunches += 1
+                downloads.removeAll()
                 memoryCache?.removeAll()
                 memoryPins.removeAll()
                 if let diskCache {
@@ -218,7 +263,9 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         result.memoryPeakCost = memoryPeak
         result.diskPeakBytes = diskPeak
         result.latency = recorder.latencies.summary()
+        result.delayedLatencyShare = latencyTotal == 0 ? 0 : Double(delayedLatencyTotal) / Double(latencyTotal)
         result.outcomes = outcomes
+        result.timingSlack = timingSlack
         return result
     }
 }

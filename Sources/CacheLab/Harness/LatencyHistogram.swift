@@ -6,8 +6,9 @@ import Histogram
 public struct LatencyHistogram: Sendable {
     private var histogram = Histogram<UInt64>(
         highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
-    // The exact sum, cheaper than walking the histogram for the mean.
-    private var sum = 0
+    /// The exact sum of the latencies recorded, in microseconds (cheaper than walking the
+    /// histogram for the mean).
+    public private(set) var sum = 0
     public private(set) var count = 0
 
     public init() {

@@ -9,8 +9,15 @@ public enum RequestOutcome: UInt8, Sendable, CaseIterable, CustomStringConvertib
     case network
     /// A miss whose download failed (live replay only): nothing was stored.
     case failed
+    /// A delayed hit: the image was still being downloaded for an earlier request, and this one
+    /// waited for the rest of that download. Neither a hit (it waited) nor a download of its own.
+    case delayed
 
+    /// Served at once by a tier.
     public var isHit: Bool { self == .memory || self == .disk }
+
+    /// Served without a download of its own: a hit or a delayed hit.
+    public var savesDownload: Bool { self == .memory || self == .disk || self == .delayed }
 
     public var description: String {
         switch self {
@@ -18,6 +25,7 @@ public enum RequestOutcome: UInt8, Sendable, CaseIterable, CustomStringConvertib
         case .disk: "disk"
         case .network: "network"
         case .failed: "failed"
+        case .delayed: "delayed"
         }
     }
 }

@@ -35,9 +35,19 @@ public struct RunResult: Sendable, Equatable {
     /// run counts its hits in its own tier.
     public var memoryHits = 0
     public var diskHits = 0
+    /// Client runs: requests that waited for a download another request had started
+    /// (`RequestOutcome.delayed`): in neither `hits` nor `misses`, and no bytes downloaded.
+    public var delayedHits = 0
+    /// Client runs: the share of all requests' latency, summed, spent in delayed hits.
+    public var delayedLatencyShare = 0.0
     public var latency = LatencySummary()
     /// Every request's outcome in trace order, when the replay was asked for them (else empty).
     public var outcomes: [RequestOutcome] = []
+    /// Simulated client runs asked for outcomes: per request, how close its timing came to
+    /// changing whether it was a delayed hit, in microseconds of trace time: its distance to the
+    /// end of its image's latest download (`UInt32.max` when there was none), 0 when that
+    /// download was under way at an app event before it (`OutcomeAgreement`).
+    public var timingSlack: [UInt32] = []
     /// How the run was made: the simulator (modelled latency) or live (the real pipeline against
     /// a server, wall-clock latency).
     public var mode = RunMode.sim

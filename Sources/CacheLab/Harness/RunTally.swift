@@ -8,6 +8,9 @@ public struct RunTally: Sendable, Equatable {
     public private(set) var memoryHits = 0
     /// Requests whose download failed (live replay only).
     public private(set) var failures = 0
+    /// Requests that waited for a download another request had started (`RequestOutcome.delayed`).
+    public private(set) var delayedHits = 0
+    public private(set) var bytesDelayed = 0
     public private(set) var bytesRequested = 0
     public private(set) var bytesHit = 0
 
@@ -26,6 +29,10 @@ public struct RunTally: Sendable, Equatable {
             miss(size: size)
         case .failed:
             failures &+= 1
+            miss(size: size)
+        case .delayed:
+            delayedHits &+= 1
+            bytesDelayed &+= size
             miss(size: size)
         }
     }
@@ -46,14 +53,14 @@ public struct RunTally: Sendable, Equatable {
         bytesRequested &+= size
     }
 
-    /// Writes the counts into `result`: requests, hits by tier, misses and bytes (a live replay
+    /// Writes the counts into `result`: requests, hits by tier, delayed hits, misses and bytes (a live replay
     /// reports `failures` in its `LiveMeasurements`).
     ///
     /// - Parameters:
     ///   - tier: for a single-tier run, the tier all its hits were served by; `nil` for a client,
     ///     whose `record` calls said so request by request.
     ///   - bytesDownloaded: what came over the network, when it was measured (live replay);
-    ///     otherwise every miss downloaded its own size.
+    ///     otherwise every miss downloaded its own size (a delayed hit downloaded nothing).
     public func apply(to result: inout RunResult, tier: TierKind? = nil, bytesDownloaded: Int? = nil) {
         result.requests = requests
         result.hits = hits
@@ -68,9 +75,10 @@ public struct RunTally: Sendable, Equatable {
             result.memoryHits = memoryHits
             result.diskHits = hits - memoryHits
         }
-        result.misses = requests - hits
+        result.delayedHits = delayedHits
+        result.misses = requests - hits - delayedHits
         result.bytesRequested = bytesRequested
         result.bytesHit = bytesHit
-        result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit)
+        result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit - bytesDelayed)
     }
 }

@@ -60,6 +60,11 @@ public enum Report {
         if clients {
             add("memory / disk hits") { "\(grouped($0.memoryHits)) / \(grouped($0.diskHits))" }
         }
+        if clients {
+            add("delayed hits (latency share)") {
+                "\(grouped($0.delayedHits)) (\(percent($0.delayedLatencyShare)))"
+            }
+        }
         add("misses") { grouped($0.misses) }
         add("hit ratio") { percent($0.hitRatio) }
         if results.contains(where: { $0.optimalHits != nil }) {
@@ -108,6 +113,7 @@ public enum Report {
             }
             add("memory p50 / p99", sourceLatency(.memory))
             add("disk p50 / p99", sourceLatency(.disk))
+            add("delayed p50 / p99", sourceLatency(.delayed))
             add("network p50 / p99", sourceLatency(.network))
             add("failed requests") { $0.live.map { grouped($0.failures) } ?? "-" }
             add("server requests") { $0.live.map { grouped($0.serverRequests) } ?? "-" }

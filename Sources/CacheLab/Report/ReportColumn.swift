@@ -56,6 +56,10 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     case memoryCost = "memory_cost"
     case memoryPeakCost = "memory_peak_cost"
     case diskPeakBytes = "disk_peak_bytes"
+    /// Client runs: requests that waited for a download already under way, and their share of
+    /// all the latency.
+    case delayedHits = "delayed_hits"
+    case delayedLatencyShare = "delayed_latency_share"
 
     /// The value of this column for `result`, as written to CSV.
     public func value(of result: RunResult) -> String {
@@ -109,6 +113,8 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .memoryCost: result.client?.memoryCost.rawValue ?? ""
         case .memoryPeakCost: result.client?.memory == nil ? "" : String(result.memoryPeakCost)
         case .diskPeakBytes: result.client?.disk == nil ? "" : String(result.diskPeakBytes)
+        case .delayedHits: result.client == nil ? "" : String(result.delayedHits)
+        case .delayedLatencyShare: result.client == nil ? "" : Report.decimal(result.delayedLatencyShare, places: 6)
         }
     }
 

@@ -11,7 +11,8 @@
 ///
 /// The lazy stack's rule: a row's small photo is requested when the row comes within
 /// `device.prefetchRows` rows of the viewport, once per appearance (leaving that band and coming
-/// back is a new appearance); rows never reached are never requested. Opening a recipe requests
+/// back is a new appearance); rows never reached are never requested. A prefetching list
+/// (`ListKind.prefetching`) also requests a row's photo again when the row shows in the viewport. Opening a recipe requests
 /// its large photo; going back requests nothing (the list's rows are still there).
 /// A session after a long gap starts with a relaunch (the list at the top, memory caches empty);
 /// after a short one the app comes back from the background as it was.
@@ -40,6 +41,7 @@ struct ListSimulator {
     static let frame = 1.0 / 60
 
     let device: Device
+    let list: ListKind
     let persona: Persona
     let timeline: CatalogTimeline
     var random: SplitMix64
@@ -57,9 +59,12 @@ struct ListSimulator {
     private var snapshot: CatalogTimeline.Snapshot
     private(set) var offset = 0.0
     private var window = 0..<0
+    // A prefetching list's rows in the viewport.
+    private var visible = 0..<0
 
-    init(device: Device, persona: Persona, timeline: CatalogTimeline, seed: UInt64) {
+    init(device: Device, list: ListKind = .lazyStack, persona: Persona, timeline: CatalogTimeline, seed: UInt64) {
         self.device = device
+        self.list = list
         self.persona = persona
         self.timeline = timeline
         self.random = SplitMix64(seed: seed)
@@ -239,12 +244,17 @@ struct ListSimulator {
         rows = newRows
         offset = 0
         window = 0..<0
+        visible = 0..<0
         move(to: 0)
     }
 
     /// Rows that intersect the viewport widened by the prefetch margin, at `offset`.
     func band(at offset: Double) -> Range<Int> {
-        let margin = Double(device.prefetchRows) * device.rowHeight
+        rows(at: offset, widenedBy: Double(device.prefetchRows) * device.rowHeight)
+    }
+
+    /// Rows that intersect the viewport widened by `margin` points each way, at `offset`.
+    private func rows(at offset: Double, widenedBy margin: Double) -> Range<Int> {
         let first = max(Int(((offset - margin) / device.rowHeight).rounded(.down)), 0)
         let end = min(Int(((offset + device.viewportHeight + margin) / device.rowHeight).rounded(.up)), rows.count)
         return first < end ? first..<end : first..<first
@@ -261,20 +271,38 @@ struct ListSimulator {
     }
 
     /// Scrolls to `target` (clamped) and requests the photo of every row that entered the band,
-    /// in the order they come into view.
+    /// in the order they come into view; a prefetching list then requests again each row that
+    /// came into the viewport (but for those that came straight into it, asked once).
     mutating func move(to target: Double) {
         offset = min(max(target, 0), maxOffset)
         let new = band(at: offset)
-        if window.isEmpty {
-            for row in new { request(snapshot.smallPhoto[Int(rows[row])]) }
-        } else {
-            // Rows entering at the top edge show bottom-up; at the bottom edge, top-down.
-            let aboveEnd = max(min(new.upperBound, window.lowerBound), new.lowerBound)
-            for row in (new.lowerBound..<aboveEnd).reversed() { request(snapshot.smallPhoto[Int(rows[row])]) }
-            let belowStart = min(max(new.lowerBound, window.upperBound), new.upperBound)
-            for row in belowStart..<new.upperBound { request(snapshot.smallPhoto[Int(rows[row])]) }
+        guard list == .prefetching else {
+            requestRows(entering: new, from: window)
+            window = new
+            return
         }
+        let shown = rows(at: offset, widenedBy: 0)
+        requestRows(entering: new, from: window, except: shown)
+        requestRows(entering: shown, from: visible)
         window = new
+        visible = shown
+    }
+
+    /// Requests the photos of the rows in `new` but not in `old`, but for those in `except`:
+    /// rows entering at the top edge show bottom-up; at the bottom edge, top-down.
+    private mutating func requestRows(entering new: Range<Int>, from old: Range<Int>, except: Range<Int> = 0..<0) {
+        if old.isEmpty {
+            for row in new where !except.contains(row) { request(snapshot.smallPhoto[Int(rows[row])]) }
+        } else {
+            let aboveEnd = max(min(new.upperBound, old.lowerBound), new.lowerBound)
+            for row in (new.lowerBound..<aboveEnd).reversed() where !except.contains(row) {
+                request(snapshot.smallPhoto[Int(rows[row])])
+            }
+            let belowStart = min(max(new.lowerBound, old.upperBound), new.upperBound)
+            for row in belowStart..<new.upperBound where !except.contains(row) {
+                request(snapshot.smallPhoto[Int(rows[row])])
+            }
+        }
     }
 
     private mutating func request(_ photo: Int32) {

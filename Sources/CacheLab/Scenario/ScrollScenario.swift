@@ -19,6 +19,8 @@ public struct ScrollScenario: Sendable, Equatable {
     public var recipes: Int
     public var days: Int
     public var device: Device
+    /// How the app's list asks for photos (a lazy stack, or a collection view with a prefetcher).
+    public var list: ListKind
     public var people: [Share]
     public var users: Int
     public var newRecipesPerWeek: Double
@@ -27,7 +29,8 @@ public struct ScrollScenario: Sendable, Equatable {
 
     public init(
         name: String, summary: String, recipes: Int = 63, days: Int = 14, device: Device = .phone,
-        people: [Share], users: Int = 1, newRecipesPerWeek: Double = 0, photoChangesPerWeek: Double = 0,
+        list: ListKind = .lazyStack, people: [Share], users: Int = 1, newRecipesPerWeek: Double = 0,
+        photoChangesPerWeek: Double = 0,
         seed: UInt64 = 1
     ) {
         precondition(
@@ -37,6 +40,7 @@ public struct ScrollScenario: Sendable, Equatable {
         self.recipes = recipes
         self.days = days
         self.device = device
+        self.list = list
         self.people = people
         self.users = users
         self.newRecipesPerWeek = newRecipesPerWeek
@@ -53,12 +57,13 @@ public struct ScrollScenario: Sendable, Equatable {
         let outputs = (0..<users).map { user in
             let persona = people[CatalogTimeline.weightedIndex(people.map(\.weight), &chooser)].persona
             var simulator = ListSimulator(
-                device: device, persona: persona, timeline: timeline,
+                device: device, list: list, persona: persona, timeline: timeline,
                 seed: seed &+ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
             simulator.run(days: days)
             return simulator.output
         }
-        var builder = PhotoTraceBuilder(name: "\(name)(seed=\(seed))", timeline: timeline)
+        let listName = list == .lazyStack ? "" : ", list=\(list.rawValue)"
+        var builder = PhotoTraceBuilder(name: "\(name)(seed=\(seed)\(listName))", timeline: timeline)
         if users == 1 {
             builder.append(outputs[0])
         } else {

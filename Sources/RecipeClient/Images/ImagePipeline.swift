@@ -20,7 +20,9 @@ import CacheLabRecorder
 /// - **Coalescing.** A request for a URL that an earlier request still in line wants starts no
 ///   download: by its turn the earlier one has stored the image, so 20 requests for one URL make
 ///   one download. (Should the image be evicted in between, the later request downloads it again,
-///   as the simulator counts.) A download serves the one request that started it.
+///   as the simulator counts.) A download serves the one request that started it. A request made
+///   while a download of its URL is under way, and served by a tier, is a delayed hit
+///   (`RequestOutcome.delayed`): it waited for that download, as the simulator's does.
 /// - **Cancellation.** Cancelling a request's task gives it `CancellationError` and cancels its
 ///   download; its turn is skipped. Every request made must be loaded (`image(for:)`), or the
 ///   ones after it wait forever.
@@ -57,6 +59,8 @@ public actor ImagePipeline {
         public let time: Int64
         /// The image's pixels (packed `PixelSize`), when the app knows them; 0 otherwise.
         public let pixels: UInt32
+        /// Made while a download of its URL was under way: served by it, it is a delayed hit.
+        public let delayed: Bool
         let ticket: Int
     }
 
@@ -144,10 +148,19 @@ public actor ImagePipeline {
     private var pending: [String: Int] = [:]
     // The download each ticket started, until it finishes.
     private var downloads: [Int: Download] = [:]
+    // Downloads under way per URL, until each ends (done, failed or cancelled).
+    private var downloading: [String: Int] = [:]
 
     private struct Download {
         let task: Task<[UInt8], any Error>
         var finished = false
+    }
+
+    // How a download ended.
+    private enum DownloadEnding {
+        case completed(bytes: Int)
+        case failed
+        case cancelled
     }
 
     /// What to do when the disk tier's file cannot be opened.
@@ -238,6 +251,7 @@ public actor ImagePipeline {
     public func request(_ url: String, at now: Int64, pixels: UInt32 = 0) -> Request {
         let ticket = nextTicket
         nextTicket += 1
+        let delayed = downloading[url] != nil
         let earlier = pending[url, default: 0]
         pending[url] = earlier + 1
         if earlier > 0 {
@@ -245,7 +259,7 @@ public actor ImagePipeline {
         } else if !holds(url, at: now) {
             startDownload(url, for: ticket)
         }
-        return Request(url: url, time: now, pixels: pixels, ticket: ticket)
+        return Request(url: url, time: now, pixels: pixels, delayed: delayed, ticket: ticket)
     }
 
     /// Loads `url` as a request made now (`request(_:at:)`, then `image(for:)`).
@@ -359,12 +373,12 @@ public actor ImagePipeline {
         let now = request.time
         if let bytes = try memory?.value(forKey: url, at: now) {
             record(url, size: bytes.count, source: .memory, at: now, pixels: request.pixels)
-            return LoadedImage(bytes: bytes, source: .memory)
+            return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
         }
         if let bytes = try disk?.value(forKey: url, at: now) {
             try store(bytes, url, in: memory, at: now, pixels: request.pixels)
             record(url, size: bytes.count, source: .disk, at: now, pixels: request.pixels)
-            return LoadedImage(bytes: bytes, source: .disk)
+            return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .disk)
         }
         // Not started early (a tier held the image when it was made, or an earlier request
         // wanted it), or started and the image is still in no tier: download it now.
@@ -439,29 +453,31 @@ public actor ImagePipeline {
 
     private func startDownload(_ url: String, for ticket: Int) {
         let downloader = downloader
+        downloading[url, default: 0] += 1
         let task = Task {
             do {
                 let bytes = try await downloader.download(url)
-                self.finished(ticket, bytes: bytes.count)
+                self.finished(ticket, url, .completed(bytes: bytes.count))
                 return bytes
             } catch {
-                self.finished(ticket, bytes: error is CancellationError ? nil : -1)
+                self.finished(ticket, url, error is CancellationError ? .cancelled : .failed)
                 throw error
             }
         }
         downloads[ticket] = Download(task: task)
     }
 
-    // Called by a download's own task before it returns: bytes, or -1 for a failure, nil when
-    // cancelled.
-    private func finished(_ ticket: Int, bytes: Int?) {
+    // Called by a download's own task before it returns.
+    private func finished(_ ticket: Int, _ url: String, _ ending: DownloadEnding) {
         downloads[ticket]?.finished = true
-        switch bytes {
-        case .some(-1): stats.failedDownloads += 1
-        case .some(let count):
+        let left = downloading[url, default: 1] - 1
+        downloading[url] = left > 0 ? left : nil
+        switch ending {
+        case .failed: stats.failedDownloads += 1
+        case .completed(let count):
             stats.downloads += 1
             stats.bytesDownloaded += count
-        case .none: stats.cancelledDownloads += 1
+        case .cancelled: stats.cancelledDownloads += 1
         }
     }
 }

@@ -49,7 +49,10 @@ struct CompareCommandTests {
         #expect(output.status == 0, "\(output.stderr)")
 
         // Then each policy ran live at the middle capacity, with the hits of the same client
-        // simulated (a disk tier, rebuilt in last-use order at each relaunch as the real one is)
+        // simulated (a disk tier, rebuilt in last-use order at each relaunch as the real one is);
+        // not paced, the live replay asks for photos still downloading, which the simulator's
+        // trace times do not: its delayed hits are simulated hits
+        func served(_ row: [String: String]) -> Int { Int(row["hits"]!)! + Int(row["delayed_hits"]!)! }
         let rows = CSVTable(try String(contentsOf: directory.appendingPathComponent("compare.csv"), encoding: .utf8))
             .rows
         let liveRows = rows.filter { $0["mode"] == "live" }
@@ -60,10 +63,11 @@ struct CompareCommandTests {
                 live["capacity_bytes"]!, "--format", "csv",
             ])
             let client = try #require(CSVTable(simulated.stdout).rows.first)
-            #expect(live["hits"] == client["hits"], "\(live["policy"]!)")
+            #expect(served(live) == served(client), "\(live["policy"]!)")
+            #expect(live["misses"] == client["misses"])
             #expect(live["failures"] == "0")
         }
-        #expect(output.stderr.contains("outcome equal to the simulated client's for 501 of 501"))
+        #expect(output.stderr.contains("outcome agreeing with the simulator's for 501 of 501 (not paced"))
         // And its chart is written and embedded
         let chart = "daily-reader-live-latency.svg"
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(chart).path))

@@ -14,14 +14,16 @@ struct ClientFavouriteTests {
             disk: TierConfiguration(policy: .lru, capacity: disk, pinBudget: diskPins))
     }
 
+    // Requests come a second apart or more: each download is over before the next request.
+
     @Test func aFavouriteSurvivesPressureInBothTiersAndARelaunchOnDisk() {
         // Given key 1 favourited after its first request, then ten other keys through tiers of
         // two (memory) and three (disk) entries
         var trace = Trace(name: "t")
         trace.append(time: 0, key: 1, size: 10)
-        trace.appendEvent(.favourite, time: 1, key: 1)
-        for key in 2...11 { trace.append(time: 2, key: UInt64(key), size: 10) }
-        trace.append(time: 3, key: 1, size: 10)
+        trace.appendEvent(.favourite, time: 1_000, key: 1)
+        for key in 2...11 { trace.append(time: 2_000, key: UInt64(key), size: 10) }
+        trace.append(time: 3_000, key: 1, size: 10)
         trace.appendEvent(.relaunch, time: Self.hour)
         trace.append(time: Self.hour, key: 1, size: 10)
         let result = Replay.simulate(trace, client: Self.client(memory: 20, disk: 30), outcomes: true)
@@ -38,9 +40,9 @@ struct ClientFavouriteTests {
         // Given key 1 favourited before anything is stored (its photo not downloaded yet)
         var trace = Trace(name: "t")
         trace.appendEvent(.favourite, time: 0, key: 1)
-        trace.append(time: 1, key: 1, size: 10)
-        for key in 2...11 { trace.append(time: 2, key: UInt64(key), size: 10) }
-        trace.append(time: 3, key: 1, size: 10)
+        trace.append(time: 1_000, key: 1, size: 10)
+        for key in 2...11 { trace.append(time: 2_000, key: UInt64(key), size: 10) }
+        trace.append(time: 3_000, key: 1, size: 10)
         let result = Replay.simulate(trace, client: Self.client(memory: 20, disk: 30), outcomes: true)
 
         // Then its download was pinned in both tiers: a memory hit after the pressure
@@ -52,10 +54,10 @@ struct ClientFavouriteTests {
         // Given 1 favourited, then unfavourited, then pressure
         var trace = Trace(name: "t")
         trace.append(time: 0, key: 1, size: 10)
-        trace.appendEvent(.favourite, time: 1, key: 1)
-        trace.appendEvent(.unfavourite, time: 2, key: 1)
-        for key in 2...11 { trace.append(time: 3, key: UInt64(key), size: 10) }
-        trace.append(time: 4, key: 1, size: 10)
+        trace.appendEvent(.favourite, time: 1_000, key: 1)
+        trace.appendEvent(.unfavourite, time: 2_000, key: 1)
+        for key in 2...11 { trace.append(time: 3_000, key: UInt64(key), size: 10) }
+        trace.append(time: 4_000, key: 1, size: 10)
         let result = Replay.simulate(trace, client: Self.client(memory: 20, disk: 30), outcomes: true)
 
         // Then it was evicted like any other photo, and no bytes stay pinned
@@ -70,11 +72,11 @@ struct ClientFavouriteTests {
         var trace = Trace(name: "t")
         trace.append(time: 0, key: 1, size: 10)
         trace.append(time: 0, key: 2, size: 10)
-        trace.appendEvent(.favourite, time: 1, key: 1)
-        trace.appendEvent(.favourite, time: 1, key: 2)
-        for key in 3...12 { trace.append(time: 2, key: UInt64(key), size: 10) }
-        trace.append(time: 3, key: 1, size: 10)
-        trace.append(time: 3, key: 2, size: 10)
+        trace.appendEvent(.favourite, time: 1_000, key: 1)
+        trace.appendEvent(.favourite, time: 1_000, key: 2)
+        for key in 3...12 { trace.append(time: 2_000, key: UInt64(key), size: 10) }
+        trace.append(time: 3_000, key: 1, size: 10)
+        trace.append(time: 3_000, key: 2, size: 10)
         let client = Self.client(memory: 20, disk: 30, memoryPins: 15, diskPins: 15)
         let result = Replay.simulate(trace, client: client, outcomes: true)
 

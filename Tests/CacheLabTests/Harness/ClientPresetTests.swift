@@ -121,7 +121,7 @@ struct ClientPresetTests {
         var trace = Trace(name: "t")
         for pixels in [PixelSize(width: 300, height: 300), PixelSize(width: 150, height: 150)] {
             trace.append(time: 0, key: UInt64(pixels.width), size: 10_000, pixels: pixels.packed)
-            trace.append(time: 1, key: UInt64(pixels.width), size: 10_000, pixels: pixels.packed)
+            trace.append(time: 1_000, key: UInt64(pixels.width), size: 10_000, pixels: pixels.packed)
         }
         let result = Replay.simulate(trace, client: nuke, outcomes: true)
         #expect(result.outcomes == [.network, .disk, .network, .memory])

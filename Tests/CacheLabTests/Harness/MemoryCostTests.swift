@@ -8,12 +8,13 @@ import Testing
 struct MemoryCostTests {
     static let thumbnail = PixelSize(width: 150, height: 150)
 
-    /// Four 10 KB thumbnails of 150×150, each requested twice in a row, then all again.
+    /// Four 10 KB thumbnails of 150×150, a second apart, then all again.
     static func trace() -> Trace {
         var trace = Trace(name: "t")
         for round in 0..<2 {
             for key in 1...4 {
-                trace.append(time: Int64(round * 10 + key), key: UInt64(key), size: 10_000, pixels: thumbnail.packed)
+                trace.append(
+                    time: Int64(round * 10 + key) * 1_000, key: UInt64(key), size: 10_000, pixels: thumbnail.packed)
             }
         }
         return trace

@@ -63,10 +63,11 @@ struct ImagePipelineTests {
         }
     }
 
-    @Test func twentyConcurrentRequestsForOneImageMakeOneDownload() async throws {
+    @Test func twentyConcurrentRequestsForOneImageMakeOneDownloadAndNineteenDelayedHits() async throws {
         try await F.withStorePath { path in
-            try await F.withServer { server in
-                // Given 20 requests for one uncached photo, made in order
+            try await F.withServer(F.makeConfiguration(latency: .milliseconds(300))) { server in
+                // Given 20 requests for one uncached photo, made in order while its download,
+                // 300 ms long, is under way
                 let photo = F.smallPhotos(of: server)[1]
                 let pipeline = try F.makePipeline(path: path)
                 var requests: [ImagePipeline.Request] = []
@@ -84,14 +85,17 @@ struct ImagePipelineTests {
                     return (0..<requests.count).map { loaded[$0]! }
                 }
 
-                // Then the server saw one request, the first got the download, the rest memory hits,
-                // and every one has the same, whole bytes
+                // Then the server saw one request, the first got the download, the rest waited for
+                // it (delayed hits, served from memory), and every one has the same, whole bytes
                 let served = await server.stats()
                 #expect(served[.smallPhoto].requests == 1 && served.paths[photo.path] == 1)
-                #expect(loaded.map(\.source) == [.network] + Array(repeating: .memory, count: 19))
+                #expect(loaded.map(\.source) == [.network] + Array(repeating: .delayed, count: 19))
                 #expect(loaded.allSatisfy { $0.bytes == F.bytes(of: photo) })
                 let stats = await pipeline.stats
                 #expect(stats == F.stats(downloads: 1, bytes: photo.size, coalesced: 19))
+                // And a request made after the download ended is a plain memory hit
+                let later = try await pipeline.image(for: F.url(of: photo, on: server), at: 20)
+                #expect(later.source == .memory)
                 try await pipeline.checkInvariants()
             }
         }

@@ -1,0 +1,73 @@
+/// Whether a live replay's outcomes agree with the simulated client's, request by request.
+///
+/// A hit, a miss and a failure are decided by the tiers' states, which the live pipeline and the
+/// simulator keep alike (`ImagePipeline`'s ticket order): they must be equal. A delayed hit is
+/// decided by time as well — whether the request came before its image's download ended — and a
+/// live replay's times follow the trace only when it is paced (`--speed`) against a server shaped
+/// like the simulator's network. So where timing cannot decide, a delayed hit agrees with a hit
+/// of either tier: always, when the replay was not paced; when it was, for the requests whose
+/// simulated time lies within `margin` of that download's end (`RunResult.timingSlack`).
+public struct OutcomeAgreement: Sendable, Equatable {
+    /// Requests compared.
+    public var requests = 0
+    /// Requests whose outcomes agree.
+    public var agreeing = 0
+    /// Requests whose delayed-or-not was left to timing (within the margin, or not paced).
+    public var undecided = 0
+    /// Of the requests decided by timing, those the simulator and the live replay both called
+    /// delayed hits.
+    public var delayedBoth = 0
+    /// The first disagreements (up to 10), in trace order.
+    public var firstDisagreements: [Disagreement] = []
+
+    /// A request whose live outcome disagrees with the simulated one.
+    public struct Disagreement: Sendable, Equatable, CustomStringConvertible {
+        /// The request's position in the trace (from 0).
+        public var position: Int
+        public var live: RequestOutcome
+        public var simulated: RequestOutcome
+        /// `RunResult.timingSlack` of the request, in microseconds of trace time.
+        public var slack: UInt32
+
+        public var description: String {
+            let timing = slack == .max ? "" : ", \(Double(slack) / 1_000) ms from its download's end"
+            return "request \(position + 1): live \(live), simulated \(simulated)\(timing)"
+        }
+    }
+
+    /// Compares `live` with `simulated` (a simulated client run with outcomes).
+    ///
+    /// - Parameter margin: the live replay's timing error, in microseconds of trace time, when it
+    ///   was paced; nil when it was not.
+    public init(live: [RequestOutcome], simulated: RunResult, margin: Int?) {
+        let slack = simulated.timingSlack
+        precondition(
+            live.count == simulated.outcomes.count && slack.count == simulated.outcomes.count,
+            "OutcomeAgreement: outcomes of different runs, or a simulation without outcomes")
+        requests = live.count
+        for position in live.indices {
+            let measured = live[position]
+            let modelled = simulated.outcomes[position]
+            let timed = margin.map { Int(slack[position]) >= $0 } ?? false
+            if !timed { undecided += 1 }
+            let agrees: Bool
+            if measured == modelled {
+                agrees = true
+                if timed, measured == .delayed { delayedBoth += 1 }
+            } else {
+                agrees =
+                    !timed && measured.savesDownload && modelled.savesDownload
+                    && (measured == .delayed || modelled == .delayed)
+            }
+            if agrees {
+                agreeing += 1
+            } else if firstDisagreements.count < 10 {
+                firstDisagreements.append(
+                    Disagreement(position: position, live: measured, simulated: modelled, slack: slack[position]))
+            }
+        }
+    }
+
+    /// Whether every request agrees.
+    public var isComplete: Bool { agreeing == requests }
+}
