@@ -45,6 +45,12 @@ struct ScenarioOptions: ParsableArguments {
             valueName: "kind"))
     var list: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Instead of the personas' sessions, one person performs this gesture script (load, read, fling, wait, top, open, reload; as scripts/browser-trace performs it in Chromium).",
+            valueName: "file"))
+    var gestures: String?
+
     @Option(help: "New recipes added at the top per week, on average.")
     var newRecipesPerWeek: Double?
 
@@ -126,6 +132,7 @@ struct ScenarioOptions: ParsableArguments {
         if let prefetchRows {
             guard prefetchRows >= 0 else { throw ValidationError("--prefetch-rows must be 0 or more") }
             chosen.device.prefetchRows = prefetchRows
+            chosen.device.prefetchPoints = nil
         }
         if let list {
             guard let kind = ListKind(rawValue: list) else {
@@ -152,12 +159,24 @@ struct ScenarioOptions: ParsableArguments {
     /// The generated trace: a Zipf trace streams; a scroll scenario is made in memory.
     func makeSource() throws -> TraceSource {
         guard let chosen = try scrollScenario() else {
+            if gestures != nil { throw CLIError("--gestures scripts a scroll scenario's list, not a zipf trace") }
             return TraceSource(
                 .zipf(
                     ZipfParameters(
                         requests: requests, objects: objects, alpha: alpha, seed: seed, sizes: try sizeDistribution())))
         }
-        return TraceSource(chosen.makeTrace())
+        guard let gestures else { return TraceSource(chosen.makeTrace()) }
+        let text: String
+        do {
+            text = try String(contentsOfFile: gestures, encoding: .utf8)
+        } catch {
+            throw CLIError("cannot read the gesture script \(gestures): \(error.localizedDescription)")
+        }
+        do {
+            return TraceSource(chosen.makeTrace(performing: try GestureScript(parsing: text, file: gestures)))
+        } catch {
+            throw CLIError("\(error)")
+        }
     }
 
     private func positive(_ value: Int, _ option: String) throws -> Int {

@@ -20,6 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
               GET  /recipes-empty.json         {"recipes": []}
               GET  /photos/<folder>/small.jpg  JPEG-like bytes of the photo's size,
               GET  /photos/<folder>/large.jpg  the same for the same --seed
+              GET  /                           the list as a web page: a row per recipe,
+                                               its small photo as <img loading="lazy">
+              GET  /recipes/<uuid>             a recipe's page with its large photo
               GET  /stats                      requests, bytes and faults (JSON)
               POST /stats/reset                zero the stats and the draws
             Anything else, path traversal included, is 404.
@@ -83,6 +86,25 @@ struct ServeCommand: AsyncParsableCommand {
                 """))
     var relativePhotoPaths = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The web page's rows are as tall as this device preset's: \(Device.all.map(\.name).joined(separator: ", ")).",
+            valueName: "name"))
+    var device = Device.phone.name
+
+    @Option(
+        help: ArgumentHelp(
+            "Record every photo request, in arrival order, as a cachelab trace written here when the server stops.",
+            discussion: """
+                Times are milliseconds since the server started; keys are the photos' URLs on \
+                https://recipes.example, as the scroll scenarios name them. Requests go to FILE.parts/ \
+                as they arrive (the app recorder's crash-safe parts); on SIGINT or SIGTERM they are \
+                merged into FILE, which appears whole, and the parts removed. After a kill, \
+                `cachelab trace import FILE.parts --out FILE` recovers them.
+                """,
+            valueName: "file"))
+    var record: String?
+
     func validate() throws {
         if trace != nil, catalog != nil { throw ValidationError("--trace and --catalog are alternatives: give one") }
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0...65535 (0 picks one)") }
@@ -94,6 +116,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
         guard maxAge >= 0 else { throw ValidationError("--max-age is seconds ≥ 0") }
         _ = try faultKinds()
+        guard Device.all.contains(where: { $0.name == device }) else {
+            throw ValidationError(
+                "unknown device '\(device)'; choose from \(Device.all.map(\.name).joined(separator: ", "))")
+        }
     }
 
     func faultKinds() throws -> [FaultKind] {
@@ -112,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.faults = .spread(faultRate, over: try faultKinds())
         configuration.maxAge = maxAge
         configuration.relativePhotoPaths = relativePhotoPaths
+        configuration.pageRowHeight = Int((Device.all.first { $0.name == device } ?? .phone).rowHeight)
         return configuration
     }
 
@@ -120,9 +147,11 @@ struct ServeCommand: AsyncParsableCommand {
         _ = FixtureServer.runTasksOnEventLoops()
         let configuration = try makeConfiguration()
         let objects = try traceObjects()
+        let recording = try record.map { try PhotoRecording(out: $0) }
         do {
             let server = try await FixtureServer.start(
-                configuration: configuration, catalog: objects?.catalog, stopOnSignals: true)
+                configuration: configuration, catalog: objects?.catalog, stopOnSignals: true,
+                photoRequested: recording?.photoRequested)
             try Output.result(server.baseURL + "\n", to: nil)
             let what =
                 objects.map { "the \($0.count) objects of \(trace ?? "")" }
@@ -132,6 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("cannot serve: \(error)")
         }
+        if let recording { try await recording.finish() }
     }
 
     // The photos of --trace, if given.

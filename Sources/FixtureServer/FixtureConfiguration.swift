@@ -36,6 +36,8 @@ public struct FixtureConfiguration: Sendable, Equatable {
     /// event loop without the router (`PhotoFastPath`: the same bytes, headers and stats, several
     /// times the requests per second). False sends every request through the router.
     public var answersPhotosOnEventLoop = true
+    /// Height of a row of the list page (`/`), in CSS pixels: a device preset's row height.
+    public var pageRowHeight = 110
 
     /// Whether responses go out as they are: no latency, jitter, bandwidth cap or fault.
     var shapesNothing: Bool {
@@ -52,6 +54,7 @@ public struct FixtureConfiguration: Sendable, Equatable {
             throw .invalidConfiguration("latency and jitter must not be negative")
         }
         guard bandwidth.map({ $0 > 0 }) ?? true else { throw .invalidConfiguration("bandwidth must be positive") }
+        guard pageRowHeight > 0 else { throw .invalidConfiguration("a page row needs a positive height") }
         guard dripChunk > 0, dripInterval >= .zero else { throw .invalidConfiguration("drip chunk must be positive") }
         if case .generated(let recipes) = catalog, recipes <= 0 {
             throw .invalidConfiguration("a generated catalog needs at least one recipe")

@@ -9,7 +9,8 @@ import NIOCore
     import Darwin
 #endif
 
-/// The fixture server's routes: the three lists, the photos, `/stats` and `POST /stats/reset`.
+/// The fixture server's routes: the three lists, the photos, the pages (`/`, `/recipes/<uuid>`),
+/// `/stats` and `POST /stats/reset`.
 /// Everything else is 404, and so is any path holding `..`, an encoded dot or slash, or a backslash.
 ///
 /// Sleeps (latency, jitter, bandwidth, drip) go through `clock`, so tests can pass one that does
@@ -71,11 +72,21 @@ func buildRouter(state: FixtureState) -> Router<FixtureRequestContext> {
         guard let folder = context.parameters.get("folder"), let file = context.parameters.get("file"),
             let photo = state.catalog.photo(folder: folder, file: file)
         else { throw HTTPError(.notFound) }
+        state.photoRequested?(photo)
         let path = photo.path
         let payload = state.photoBody(photo, path: path)
         return try await serve(
             payload, route: photo.isLarge ? .largePhoto : .smallPhoto, path: path, contentType: "image/jpeg",
             request: request, context: context, state: state)
+    }
+    router.get("/") { _, _ in
+        htmlResponse(state.pages.list())
+    }
+    router.get("recipes/:uuid") { _, context in
+        guard let uuid = context.parameters.get("uuid"), let page = state.pages.recipe(uuid: uuid) else {
+            throw HTTPError(.notFound)
+        }
+        return htmlResponse(page)
     }
     router.get("stats") { _, _ in
         try statsResponse(state.snapshot())
@@ -85,6 +96,13 @@ func buildRouter(state: FixtureState) -> Router<FixtureRequestContext> {
         return try statsResponse(state.snapshot())
     }
     return router
+}
+
+/// An HTML page, never cached (a browser's reload asks again).
+private func htmlResponse(_ page: String) -> Response {
+    Response(
+        status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
 }
 
 /// 404 for anything outside the catalog, counted; path traversal never reaches a route.

@@ -37,15 +37,19 @@ public final class FixtureServer: Sendable {
     ///     `configuration.catalog` describes.
     ///   - clock: what latency, bandwidth and drip sleep on.
     ///   - stopOnSignals: also shut down gracefully on SIGINT and SIGTERM (for `cachelab serve`).
+    ///   - photoRequested: called with each catalog photo requested, in arrival order, before it
+    ///     is answered (`cachelab serve --record`).
     /// - Throws: `FixtureServerError` for a bad configuration or catalog; the bind error when the
     ///   address is taken.
     public static func start(
         configuration: FixtureConfiguration = FixtureConfiguration(), catalog: FixtureCatalog? = nil,
-        clock: some Clock<Duration> = ContinuousClock(), stopOnSignals: Bool = false
+        clock: some Clock<Duration> = ContinuousClock(), stopOnSignals: Bool = false,
+        photoRequested: (@Sendable (FixtureCatalog.Photo) -> Void)? = nil
     ) async throws -> FixtureServer {
         try configuration.validate()
         let state = FixtureState(
-            catalog: try catalog ?? configuration.makeCatalog(), configuration: configuration, clock: clock)
+            catalog: try catalog ?? configuration.makeCatalog(), configuration: configuration, clock: clock,
+            photoRequested: photoRequested)
         let (ports, listening) = AsyncStream.makeStream(of: Int.self)
         let application = buildApplication(state: state) { port in listening.yield(port) }
         let group = ServiceGroup(

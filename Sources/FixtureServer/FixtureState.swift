@@ -25,6 +25,10 @@ final class FixtureState: Sendable {
     let catalog: FixtureCatalog
     let configuration: FixtureConfiguration
     let clock: any Clock<Duration>
+    /// Called with each catalog photo requested, before it is answered (`serve --record`).
+    let photoRequested: (@Sendable (FixtureCatalog.Photo) -> Void)?
+    /// The catalog as pages for a browser (`/` and `/recipes/<uuid>`).
+    let pages: RecipePages
     /// `Cache-Control` of lists and photos, made once.
     let cacheControl: String
     private let mutable: Locked<Mutable>
@@ -37,10 +41,15 @@ final class FixtureState: Sendable {
         var photoBodies: [String: Payload] = [:]
     }
 
-    init(catalog: FixtureCatalog, configuration: FixtureConfiguration, clock: any Clock<Duration>) {
+    init(
+        catalog: FixtureCatalog, configuration: FixtureConfiguration, clock: any Clock<Duration>,
+        photoRequested: (@Sendable (FixtureCatalog.Photo) -> Void)? = nil
+    ) {
         self.catalog = catalog
         self.configuration = configuration
         self.clock = clock
+        self.photoRequested = photoRequested
+        self.pages = RecipePages(catalog: catalog, rowHeight: configuration.pageRowHeight)
         self.cacheControl = "public, max-age=\(configuration.maxAge)"
         self.mutable = Locked(Mutable(baseURL: Self.baseURL(host: configuration.host, port: configuration.port)))
     }

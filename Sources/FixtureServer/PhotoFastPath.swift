@@ -71,6 +71,7 @@ final class PhotoFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private func respond(context: ChannelHandlerContext, photo: FixtureCatalog.Photo, ifNoneMatch: String?) {
         let path = photo.path
         let route: FixtureStats.Route = photo.isLarge ? .largePhoto : .smallPhoto
+        state.photoRequested?(photo)
         let payload = state.photoBody(photo, path: path)
         // Counts the request and advances the numbering every draw comes from; with nothing
         // shaped, the draw is no fault and no delay.

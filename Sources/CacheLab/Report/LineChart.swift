@@ -291,16 +291,4 @@ private struct Mapping {
 private func format(_ value: Double) -> String { Report.decimal(value, places: 1) }
 
 /// Text made safe for SVG's XML.
-private func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        default: out.append(character)
-        }
-    }
-    return out
-}
+private func escaped(_ text: String) -> String { Markup.escaped(text) }

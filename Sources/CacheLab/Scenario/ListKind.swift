@@ -9,4 +9,9 @@ public enum ListKind: String, Sendable, CaseIterable, Equatable {
     /// row that shows at once (a launch, a jump) asks once. On a fast fling the cell's request
     /// comes while the prefetch is still downloading: a delayed hit.
     case prefetching
+    /// A web page of `<img loading="lazy">` rows (`cachelab serve`'s `/`): the browser loads a
+    /// row's photo when the row first comes within its lazy-load distance of the viewport
+    /// (`Device.browser`), and keeps it for as long as the page is loaded: scrolling back asks for
+    /// nothing; a reload starts over.
+    case webPage = "web-page"
 }

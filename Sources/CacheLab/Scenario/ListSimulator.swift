@@ -10,7 +10,7 @@
 /// days of sessions, writing a request whenever a row's photo is needed.
 ///
 /// The lazy stack's rule: a row's small photo is requested when the row comes within
-/// `device.prefetchRows` rows of the viewport, once per appearance (leaving that band and coming
+/// `device.prefetchMargin` points of the viewport (`prefetchRows` rows), once per appearance (leaving that band and coming
 /// back is a new appearance); rows never reached are never requested. A prefetching list
 /// (`ListKind.prefetching`) also requests a row's photo again when the row shows in the viewport. Opening a recipe requests
 /// its large photo; going back requests nothing (the list's rows are still there).
@@ -61,6 +61,8 @@ struct ListSimulator {
     private var window = 0..<0
     // A prefetching list's rows in the viewport.
     private var visible = 0..<0
+    // A web page's rows whose photo it has loaded since the page was shown.
+    private var loaded: Set<Int> = []
 
     init(device: Device, list: ListKind = .lazyStack, persona: Persona, timeline: CatalogTimeline, seed: UInt64) {
         self.device = device
@@ -160,10 +162,45 @@ struct ListSimulator {
         }
     }
 
+    /// Performs `script` from the start, at time 0: the same gestures a browser performs
+    /// (`scripts/browser-trace`), with no randomness.
+    mutating func run(_ script: GestureScript) {
+        for gesture in script.gestures {
+            switch gesture {
+            case .load:
+                launch(day: 0)
+            case .reload:
+                // A browser restores the page's scroll position on a reload; an app starts at the top.
+                let restored = list == .webPage ? offset : 0
+                record(.relaunch)
+                snapshot = timeline.snapshot(onDay: 0)
+                show(snapshot.order, at: restored)
+            case .read(let points, let speed):
+                read(points: points, speed: speed)
+            case .fling(let velocity):
+                fling(velocity: velocity)
+            case .wait(let seconds):
+                now += seconds
+            case .top:
+                move(to: 0)
+            case .open(let row):
+                let recipe = Int((offset / device.rowHeight).rounded(.down)) + row
+                guard recipe < rows.count else { continue }
+                now += 0.3
+                request(snapshot.largePhoto[Int(rows[recipe])])
+                now += GestureScript.secondsOnRecipe
+            }
+        }
+    }
+
     /// A slow steady scroll down by `rows` rows at the person's reading speed.
     private mutating func read(rows count: Double) {
-        let speed = Double.random(in: persona.readSpeed, using: &random)
-        var remaining = count * device.rowHeight
+        read(points: count * device.rowHeight, speed: Double.random(in: persona.readSpeed, using: &random))
+    }
+
+    /// A steady scroll down by `points` at `speed` points a second.
+    private mutating func read(points: Double, speed: Double) {
+        var remaining = points
         while remaining > 0, offset < maxOffset {
             // Jump straight to the next offset where the window's edges cross a row boundary:
             // nothing else can change what is requested.
@@ -239,18 +276,20 @@ struct ListSimulator {
         show(snapshot.order)
     }
 
-    /// Replaces the list's rows and scrolls to the top: every row then in the band is a new appearance.
-    private mutating func show(_ newRows: [Int32]) {
+    /// Replaces the list's rows and scrolls to `position` (the top by default): every row then in
+    /// the band is a new appearance.
+    private mutating func show(_ newRows: [Int32], at position: Double = 0) {
         rows = newRows
         offset = 0
         window = 0..<0
         visible = 0..<0
-        move(to: 0)
+        loaded.removeAll(keepingCapacity: true)
+        move(to: position)
     }
 
     /// Rows that intersect the viewport widened by the prefetch margin, at `offset`.
     func band(at offset: Double) -> Range<Int> {
-        rows(at: offset, widenedBy: Double(device.prefetchRows) * device.rowHeight)
+        rows(at: offset, widenedBy: device.prefetchMargin)
     }
 
     /// Rows that intersect the viewport widened by `margin` points each way, at `offset`.
@@ -260,14 +299,19 @@ struct ListSimulator {
         return first < end ? first..<end : first..<first
     }
 
+    /// How far the list can scroll down before an edge of the band (or, for a prefetching list,
+    /// of the viewport) crosses a row boundary.
     private func distanceToNextBoundary() -> Double {
-        let margin = Double(device.prefetchRows) * device.rowHeight
         let height = device.rowHeight
-        let top = offset - margin
-        let bottom = offset + device.viewportHeight + margin
-        let nextTop = ((top / height).rounded(.down) + 1) * height - top
-        let nextBottom = ((bottom / height).rounded(.down) + 1) * height - bottom
-        return max(min(nextTop, nextBottom), 1e-6)
+        var distance = Double.infinity
+        for margin in list == .prefetching ? [device.prefetchMargin, 0] : [device.prefetchMargin] {
+            let top = offset - margin
+            let bottom = offset + device.viewportHeight + margin
+            let nextTop = ((top / height).rounded(.down) + 1) * height - top
+            let nextBottom = ((bottom / height).rounded(.down) + 1) * height - bottom
+            distance = min(distance, nextTop, nextBottom)
+        }
+        return max(distance, 1e-6)
     }
 
     /// Scrolls to `target` (clamped) and requests the photo of every row that entered the band,
@@ -276,10 +320,17 @@ struct ListSimulator {
     mutating func move(to target: Double) {
         offset = min(max(target, 0), maxOffset)
         let new = band(at: offset)
-        guard list == .prefetching else {
+        switch list {
+        case .lazyStack:
             requestRows(entering: new, from: window)
             window = new
             return
+        case .webPage:
+            requestRows(entering: new, from: window, onlyOnce: true)
+            window = new
+            return
+        case .prefetching:
+            break
         }
         let shown = rows(at: offset, widenedBy: 0)
         requestRows(entering: new, from: window, except: shown)
@@ -290,18 +341,21 @@ struct ListSimulator {
 
     /// Requests the photos of the rows in `new` but not in `old`, but for those in `except`:
     /// rows entering at the top edge show bottom-up; at the bottom edge, top-down.
-    private mutating func requestRows(entering new: Range<Int>, from old: Range<Int>, except: Range<Int> = 0..<0) {
+    /// `onlyOnce`: a row already loaded since the list was shown is not asked for again.
+    private mutating func requestRows(
+        entering new: Range<Int>, from old: Range<Int>, except: Range<Int> = 0..<0, onlyOnce: Bool = false
+    ) {
+        func ask(_ row: Int) {
+            guard !except.contains(row), !onlyOnce || loaded.insert(row).inserted else { return }
+            request(snapshot.smallPhoto[Int(rows[row])])
+        }
         if old.isEmpty {
-            for row in new where !except.contains(row) { request(snapshot.smallPhoto[Int(rows[row])]) }
+            for row in new { ask(row) }
         } else {
             let aboveEnd = max(min(new.upperBound, old.lowerBound), new.lowerBound)
-            for row in (new.lowerBound..<aboveEnd).reversed() where !except.contains(row) {
-                request(snapshot.smallPhoto[Int(rows[row])])
-            }
+            for row in (new.lowerBound..<aboveEnd).reversed() { ask(row) }
             let belowStart = min(max(new.lowerBound, old.upperBound), new.upperBound)
-            for row in belowStart..<new.upperBound where !except.contains(row) {
-                request(snapshot.smallPhoto[Int(rows[row])])
-            }
+            for row in belowStart..<new.upperBound { ask(row) }
         }
     }
 

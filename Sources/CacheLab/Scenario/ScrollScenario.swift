@@ -73,6 +73,22 @@ public struct ScrollScenario: Sendable, Equatable {
     }
 }
 
+extension ScrollScenario {
+    /// The trace of one person performing `script` on this scenario's list (its device, list kind
+    /// and day-0 catalog): the model's side of a comparison with a browser.
+    public func makeTrace(performing script: GestureScript) -> Trace {
+        let timeline = CatalogTimeline(
+            recipes: recipes, days: 1, newRecipesPerWeek: newRecipesPerWeek, photoChangesPerWeek: photoChangesPerWeek,
+            seed: seed)
+        var simulator = ListSimulator(
+            device: device, list: list, persona: people[0].persona, timeline: timeline, seed: seed)
+        simulator.run(script)
+        var builder = PhotoTraceBuilder(name: "\(name)(script, \(device.name))", timeline: timeline)
+        builder.append(simulator.output)
+        return builder.trace
+    }
+}
+
 /// Turns photo ids into a trace whose keys are the photos' URLs, numbered by first request.
 struct PhotoTraceBuilder {
     let timeline: CatalogTimeline

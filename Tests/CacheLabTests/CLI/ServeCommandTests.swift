@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheLab
 import FixtureServer
 import Foundation
 import Testing
@@ -370,4 +371,58 @@ final class ServeProcess {
 private func send(_ signal: Int32, to process: pid_t) {
     // The free function, not `ServeProcess.kill()`.
     _ = kill(process, signal)
+}
+
+/// The list as a web page for a browser, and `serve --record`.
+@Suite("cachelab serve: the web page and the recording")
+struct ServePageAndRecordTests {
+    @Test(.timeLimit(.minutes(1)))
+    func theBinaryServesThePagesAndRecordsEveryPhotoRequestAsATrace() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("served.csv").path
+
+        // Given `cachelab serve --record` with tablet rows
+        let server = try ServeProcess(["--port", "0", "--recipes", "5", "--device", "tablet", "--record", out])
+        defer { server.kill() }
+        let baseURL = try await server.firstLine(within: .seconds(30))
+        let catalog = FixtureCatalog.generated(recipes: 5)
+
+        // When a browser reads the list page, a recipe's page, and asks for two photos
+        let (page, pageResponse) = try await ServeProcess.get(baseURL + "/")
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(pageResponse.statusCode == 200)
+        #expect(pageResponse.value(forHTTPHeaderField: "Content-Type") == "text/html; charset=utf-8")
+        #expect(html.components(separatedBy: "loading=\"lazy\"").count - 1 == 5)
+        #expect(html.contains("height: 120px"))
+        let recipe = catalog.recipes[1]
+        let (detail, _) = try await ServeProcess.get(baseURL + "/recipes/\(recipe.uuid)")
+        #expect(String(decoding: detail, as: UTF8.self).contains(recipe.largePhoto.path))
+        let (_, missing) = try await ServeProcess.get(baseURL + "/recipes/no-such-recipe")
+        #expect(missing.statusCode == 404)
+        for photo in [recipe.smallPhoto, recipe.largePhoto] { _ = try await ServeProcess.get(baseURL + photo.path) }
+
+        // Then on SIGTERM the photo requests are a trace, in arrival order, the parts gone
+        let ended = try await server.terminate(within: .seconds(20))
+        #expect(ended.status == 0, "\(ended.stderr)")
+        let trace = try TraceReader.read(path: out)
+        #expect(trace.count == 2)
+        #expect(
+            trace.keyNames == [
+                "https://recipes.example" + recipe.smallPhoto.path, "https://recipes.example" + recipe.largePhoto.path,
+            ])
+        #expect(trace.sizes == [recipe.smallPhoto.size, recipe.largePhoto.size])
+        #expect(trace.pixelSizes?.map { PixelSize(packed: $0)?.width } == [150, 700])
+        #expect(!FileManager.default.fileExists(atPath: out + ".parts"))
+        #expect(ended.stderr.contains("recorded 2 photo requests to \(out)"))
+    }
+
+    @Test func anUnfinishedRecordingIsNotOverwritten() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID())")
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("t.csv.parts"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: CLIError.self) { _ = try PhotoRecording(out: directory.appendingPathComponent("t.csv").path) }
+    }
 }

@@ -1,0 +1,36 @@
+import Testing
+
+@testable import CacheLab
+
+@Suite("Comparing two traces of one list")
+struct TraceComparisonTests {
+    static func trace(_ names: [String]) -> Trace {
+        var unique: [String] = []
+        for name in names where !unique.contains(name) { unique.append(name) }
+        var trace = Trace(name: "t", keyNames: unique)
+        for (time, name) in names.enumerated() {
+            trace.append(time: Int64(time), key: UInt64(unique.firstIndex(of: name)!), size: 10)
+        }
+        return trace
+    }
+
+    @Test func theSameFirstRequestsInTheSameOrderAgreeFully() {
+        let comparison = TraceComparison(Self.trace(["a", "b", "c", "a"]), Self.trace(["a", "b", "b", "c"]))
+        #expect(comparison.requests == (4, 4) && comparison.keys == (3, 3) && comparison.common == 3)
+        #expect(comparison.setAgreement == 1 && comparison.rankCorrelation == 1 && comparison.meanRankShift == 0)
+    }
+
+    @Test func keysOnlyOneAskedForAndAReversedOrderAreReported() {
+        let comparison = TraceComparison(Self.trace(["a", "b", "c", "d"]), Self.trace(["d", "c", "b", "e"]))
+        #expect(comparison.onlyFirst == ["a"] && comparison.onlySecond == ["e"])
+        #expect(comparison.common == 3 && comparison.setAgreement == 3.0 / 5)
+        // b, c, d against d, c, b: Spearman's rho is -1, each key two, zero and two ranks away
+        #expect(comparison.rankCorrelation == -1)
+        #expect(abs(comparison.meanRankShift - 4.0 / 3) < 1e-12)
+    }
+
+    @Test func anEmptyTraceSharesNothing() {
+        let comparison = TraceComparison(Trace(name: "empty", keyNames: []), Self.trace(["a"]))
+        #expect(comparison.setAgreement == 0 && comparison.common == 0 && comparison.onlySecond == ["a"])
+    }
+}
