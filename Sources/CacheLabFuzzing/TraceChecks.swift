@@ -91,25 +91,15 @@ enum TraceChecks {
     }
 
     private static func invariants(_ trace: Trace, format: TraceFormat) -> [String] {
-        var problems: [String] = []
+        // The storage's own invariants, then what a reader of `format` promises besides.
+        var problems = trace.checkInvariants()
         if trace.count == 0 { problems.append("read a trace without requests") }
-        if trace.times.count != trace.count || trace.sizes.count != trace.count {
-            problems.append("columns of different lengths")
-            return problems
-        }
-        if let size = trace.sizes.first(where: { !(1...Trace.largestSize).contains($0) }) {
-            problems.append("a size of \(size)")
-        }
+        guard problems.isEmpty else { return problems }
         if let time = trace.times.first(where: { $0 < 0 }) { problems.append("a negative time, \(time)") }
         if format == .cachelab, zip(trace.times, trace.times.dropFirst()).contains(where: { $0 > $1 }) {
             problems.append("times go back")
         }
-        let positions = trace.events.map(\.position)
-        if positions != positions.sorted() || positions.contains(where: { !(0...trace.count).contains($0) }) {
-            problems.append("events out of order or out of range: \(positions)")
-        }
         if let names = trace.keyNames {
-            if trace.keys.contains(where: { $0 >= UInt64(names.count) }) { problems.append("a key without a name") }
             if Set(names).count != names.count { problems.append("two ids share a name") }
         } else if format == .cachelab {
             problems.append("cachelab's format read without key names")

@@ -34,3 +34,33 @@ struct TraceComparisonTests {
         #expect(comparison.setAgreement == 0 && comparison.common == 0 && comparison.onlySecond == ["a"])
     }
 }
+
+@Suite("A trace's invariants")
+struct TraceInvariantTests {
+    @Test func aWellFormedTraceHasNoProblemAndEachBrokenInvariantIsNamed() {
+        var trace = Trace(name: "t", keyNames: ["a", "b"])
+        trace.append(time: 0, key: 0, size: 10)
+        trace.appendEvent(.favourite, time: 1, key: 1)
+        trace.append(time: 2, key: 1, size: 20)
+        #expect(trace.checkInvariants().isEmpty)
+
+        var broken = trace
+        broken.sizes[0] = 0
+        broken.times.removeLast()
+        broken.keyNames = ["a"]
+        broken.events.append(TraceEvent(position: 5, time: 3, kind: .relaunch))
+        var keyed = TraceEvent(position: 0, time: 3, kind: .background)
+        keyed.key = 1  // the initializer refuses it; a mutation does not
+        broken.events.append(keyed)
+        #expect(
+            broken.checkInvariants() == [
+                "1 times and 2 sizes for 2 keys", "request 1 has size 0", "event 3 comes before the event ahead of it",
+                "an event at position 5 of 2", "a background event with a key", "key 1 has no name (1 names)",
+            ])
+    }
+
+    @Test(arguments: ScrollScenario.committed)
+    func everyCommittedScenarioIsWellFormed(name: String) {
+        #expect(ScrollScenario.named(name)!.makeTrace().checkInvariants().isEmpty)
+    }
+}

@@ -9,7 +9,9 @@ enum TraceFixtures {
         _ text: String, name: String = "t.csv", format: TraceFormat? = nil, columns: String? = nil
     ) throws(TraceError) -> Trace {
         let spec = try columns.map { spec throws(TraceError) in try CSVColumns(parsing: spec) }
-        return try TraceReader.read(bytes: Array(text.utf8), name: name, format: format, columns: spec)
+        let trace = try TraceReader.read(bytes: Array(text.utf8), name: name, format: format, columns: spec)
+        #expect(trace.checkInvariants().isEmpty, "\(name): \(trace.checkInvariants())")
+        return trace
     }
 
     /// The message of the error reading `text` throws, or `nil` when it reads.
