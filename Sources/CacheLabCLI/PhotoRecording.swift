@@ -33,10 +33,9 @@ final class PhotoRecording: Sendable {
         { [recorder, started] photo in
             let elapsed = started.duration(to: .now).components
             let milliseconds = elapsed.seconds * 1_000 + elapsed.attoseconds / 1_000_000_000_000_000
-            let side = photo.isLarge ? 700 : 150
             recorder.recordLookup(
-                Self.origin + photo.path, size: photo.size, source: .network, at: milliseconds, width: side,
-                height: side)
+                Self.origin + photo.path, size: photo.size, source: .network, at: milliseconds,
+                width: photo.pixels.width, height: photo.pixels.height)
         }
     }
 

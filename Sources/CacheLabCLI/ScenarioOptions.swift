@@ -119,7 +119,7 @@ struct ScenarioOptions: ParsableArguments {
             chosen.people = [ScrollScenario.Share(found)]
         }
         if let device {
-            guard let found = Device.all.first(where: { $0.name == device }) else {
+            guard let found = Device.named(device) else {
                 throw ValidationError(
                     "unknown device '\(device)'; choose from \(Device.all.map(\.name).joined(separator: ", "))")
             }

@@ -116,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
         guard maxAge >= 0 else { throw ValidationError("--max-age is seconds ≥ 0") }
         _ = try faultKinds()
-        guard Device.all.contains(where: { $0.name == device }) else {
+        guard Device.named(device) != nil else {
             throw ValidationError(
                 "unknown device '\(device)'; choose from \(Device.all.map(\.name).joined(separator: ", "))")
         }
@@ -138,7 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.faults = .spread(faultRate, over: try faultKinds())
         configuration.maxAge = maxAge
         configuration.relativePhotoPaths = relativePhotoPaths
-        configuration.pageRowHeight = Int((Device.all.first { $0.name == device } ?? .phone).rowHeight)
+        configuration.pageRowHeight = Int((Device.named(device) ?? .phone).rowHeight)
         return configuration
     }
 

@@ -24,6 +24,9 @@ public struct FixtureCatalog: Sendable {
 
         /// Its path on the server, `/photos/<folder>/<file>`.
         public var path: String { "/photos/\(folder)/\(file)" }
+
+        /// Its pixels: the API's, 150×150 for a small photo and 700×700 for a large one.
+        public var pixels: PixelSize { isLarge ? CatalogTimeline.largePixels : CatalogTimeline.smallPixels }
     }
 
     /// One recipe as the API lists it.

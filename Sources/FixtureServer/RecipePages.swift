@@ -11,10 +11,6 @@ public struct RecipePages: Sendable {
     /// Height of a list row, in CSS pixels (a device preset's row height).
     public var rowHeight: Int
 
-    /// The pixel sizes the real API's photos have (`../shared/fixtures/README.md`).
-    static let smallSide = 150
-    static let largeSide = 700
-
     public init(catalog: FixtureCatalog, rowHeight: Int = 110) {
         precondition(rowHeight > 0, "a row has a height")
         self.catalog = catalog
@@ -43,8 +39,8 @@ public struct RecipePages: Sendable {
         for (row, recipe) in catalog.recipes.enumerated() {
             html += """
                 <li id="row-\(row)"><a href="/recipes/\(Self.escape(recipe.uuid))">\
-                <img loading="lazy" src="\(Self.escape(recipe.smallPhoto.path))" width="\(Self.smallSide)" \
-                height="\(Self.smallSide)" alt="">\
+                <img loading="lazy" src="\(Self.escape(recipe.smallPhoto.path))" width="\(recipe.smallPhoto.pixels.width)" \
+                height="\(recipe.smallPhoto.pixels.height)" alt="">\
                 <span><b>\(Self.escape(recipe.name))</b><br><small>\(Self.escape(recipe.cuisine))</small></span></a></li>
 
                 """
@@ -66,7 +62,7 @@ public struct RecipePages: Sendable {
             img { width: 100%; height: auto; display: block; background: #eee; }
             main { padding: 12px; }
             </style></head>
-            <body><img src="\(Self.escape(recipe.largePhoto.path))" width="\(Self.largeSide)" height="\(Self.largeSide)" alt="">
+            <body><img src="\(Self.escape(recipe.largePhoto.path))" width="\(recipe.largePhoto.pixels.width)" height="\(recipe.largePhoto.pixels.height)" alt="">
             <main><h1>\(Self.escape(recipe.name))</h1><p>\(Self.escape(recipe.cuisine))</p>
             <p><a id="back" href="/">All recipes</a></p></main></body></html>
 

@@ -82,7 +82,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private var outcomes: [RequestOutcome] = []
     // Downloads under way, by modelled end (µs of trace time).
     private var downloads = DownloadsInFlight()
-    private var latencyTotal = 0
+    // The latency of the delayed hits, summed (the histogram sums all of it).
     private var delayedLatencyTotal = 0
     // With outcomes: each image's latest download (its request's position, its end in µs), and the
     // last app event a live replay waits at (its position and time in µs), for `timingSlack`.
@@ -160,7 +160,6 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 latency &+= Int(end &- nowMicroseconds)
                 delayedLatencyTotal &+= latency
             }
-            latencyTotal &+= latency
             recorder.record(latency)
             tally.record(outcome, size: size)
             if recordsOutcomes { recordOutcome(outcome, key: key, position: batch.start + index, at: nowMicroseconds) }
@@ -263,6 +262,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         result.memoryPeakCost = memoryPeak
         result.diskPeakBytes = diskPeak
         result.latency = recorder.latencies.summary()
+        let latencyTotal = recorder.latencies.sum
         result.delayedLatencyShare = latencyTotal == 0 ? 0 : Double(delayedLatencyTotal) / Double(latencyTotal)
         result.outcomes = outcomes
         result.timingSlack = timingSlack

@@ -43,4 +43,7 @@ public struct Device: Sendable, Equatable {
         name: "browser", viewportHeight: 700, rowHeight: 110, prefetchRows: 11, prefetchPoints: 1_250)
 
     public static let all: [Device] = [.phone, .smallPhone, .tablet, .browser]
+
+    /// The preset called `name`, if there is one.
+    public static func named(_ name: String) -> Device? { all.first { $0.name == name } }
 }

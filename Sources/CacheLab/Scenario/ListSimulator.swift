@@ -184,10 +184,8 @@ struct ListSimulator {
             case .top:
                 move(to: 0)
             case .open(let row):
-                let recipe = Int((offset / device.rowHeight).rounded(.down)) + row
-                guard recipe < rows.count else { continue }
-                now += 0.3
-                request(snapshot.largePhoto[Int(rows[recipe])])
+                guard firstVisibleRow + row < rows.count else { continue }
+                show(recipe: rows[firstVisibleRow + row])
                 now += GestureScript.secondsOnRecipe
             }
         }
@@ -248,14 +246,22 @@ struct ListSimulator {
         show(snapshot.order)
     }
 
+    /// The row at the top of the viewport.
+    private var firstVisibleRow: Int { Int((offset / device.rowHeight).rounded(.down)) }
+
+    /// Taps `recipe`'s row: its page opens 0.3 s later and asks for the large photo.
+    private mutating func show(recipe: Int32) {
+        now += 0.3
+        request(snapshot.largePhoto[Int(recipe)])
+    }
+
     /// Opens a recipe shown in the viewport, reads it, comes back.
     mutating func openRecipe() {
-        let first = Int((offset / device.rowHeight).rounded(.down))
+        let first = firstVisibleRow
         let last = min(Int(((offset + device.viewportHeight) / device.rowHeight).rounded(.up)), rows.count)
         guard first < last else { return }
         let recipe = rows[Int.random(in: first..<last, using: &random)]
-        now += 0.3
-        request(snapshot.largePhoto[Int(recipe)])
+        show(recipe: recipe)
         now += Double.random(in: persona.secondsOnRecipe, using: &random)
         if favouriteRandom.nextUnit() < persona.favouriteChance, !favourites.contains(where: { $0.recipe == recipe }) {
             let small = snapshot.smallPhoto[Int(recipe)]
