@@ -13,7 +13,8 @@ struct CacheLabCommand: AsyncParsableCommand {
             the recipe API over loopback.
             """,
         subcommands: [
-            RunCommand.self, MRCCommand.self, CompareCommand.self, CheckCommand.self, TuneCommand.self,
+            RunCommand.self, MRCCommand.self, CompareCommand.self, MergeCommand.self, CheckCommand.self,
+            TuneCommand.self,
             TraceCommand.self,
             ServeCommand.self,
         ]

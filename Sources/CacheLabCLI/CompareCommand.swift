@@ -75,6 +75,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
+    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
+
     func validate() throws {
         _ = try policies()
         _ = try ttls()
@@ -83,6 +85,9 @@ struct CompareCommand: AsyncParsableCommand {
         }
         if live, sizeMode == .unit {
             throw ValidationError("--live counts bytes: --size-mode unit is for the simulator only")
+        }
+        if live, sharding.shard != nil || sharding.shardCount != nil {
+            throw ValidationError("--live replays through the real client on this machine: it cannot be sharded")
         }
     }
 
@@ -95,36 +100,32 @@ struct CompareCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sources = try traceSet.sources()
-        var subjects: [Comparison.Subject] = []
-        for source in sources {
-            let statistics =
-                capacities.needsStatistics || source.trace != nil
-                ? try await Execution.statistics(source, jobs: jobs) : nil
-            let sizes = try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 12)
-            subjects.append(Comparison.Subject(source: source, capacities: sizes))
-        }
         let request = Comparison.Request(
             policies: try policies(), ttls: try ttls(), ttlMode: ttlMode, sizeMode: sizeMode, tier: tier,
             network: network.network)
-        let runs = subjects.reduce(0) { $0 + $1.capacities.count } * (1 + request.policies.count * request.ttls.count)
-        Output.status(
-            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes on \(subjects.count) traces: \(runs) replays, one pass per trace, on \(jobs.jobs) cores"
-        )
-
-        let bar = ProgressBar("compare", enabled: jobs.showsProgress)
-        let totals = PlanTotals()
-        let planned = subjects
-        let results = try await Execution.blocking { () throws(TraceError) in
-            try Comparison.run(
-                planned, request, workers: jobs.jobs, progress: bar.update, observer: totals.observer(bar))
+        let capacities = try capacities.list(defaultPoints: 12)
+        let plan = try Comparison.sweep(
+            sources.map { Comparison.Subject(source: $0, capacities: capacities) }, request,
+            command: Output.commandLine())
+        if let shard = try sharding.resolved() {
+            guard !live else {
+                throw CLIError("--live replays through the real client on this machine: it cannot be sharded")
+            }
+            return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "compare")
         }
-        bar.finish()
-        Output.status("compare: " + totals.line(workers: jobs.jobs))
+        Output.status(
+            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes on \(sources.count) traces: \(plan.cells.count) replays (Belady's included), one pass per trace, on \(jobs.jobs) cores"
+        )
+        let results = plan.manifest.runs(try await Execution.sweep(plan, jobs: jobs, what: "compare"))
+        let liveRuns = live ? try await replayLive(sources, Comparison.rankings(results), request) : []
+        try Self.emit(results, liveRuns: liveRuns, command: plan.manifest.command, outDir: outDir)
+    }
 
+    /// Prints the rankings and writes compare.csv, the charts and README.md to `outDir`: the
+    /// same files from one machine's run and from a merge of its shards.
+    static func emit(_ results: [RunResult], liveRuns: [RunResult] = [], command: String, outDir: String) throws {
         let rankings = Comparison.rankings(results)
         try Output.result(ComparisonReport.table(rankings), to: nil)
-        let liveRuns = live ? try await replayLive(subjects, request) : []
-
         try Directory.create(outDir)
         let csv = "compare.csv"
         var files = [ComparisonReport.File(name: csv, contents: Report.csv(results + liveRuns))]
@@ -137,20 +138,21 @@ struct CompareCommand: AsyncParsableCommand {
             ComparisonReport.File(
                 name: "README.md",
                 contents: ComparisonReport.markdown(
-                    rankings, command: Self.commandLine(), csv: csv, extraCharts: liveCharts.map(\.name))))
+                    rankings, command: command, csv: csv, extraCharts: liveCharts.map(\.name))))
         for file in files { try Output.result(file.contents, to: outDir + "/" + file.name) }
         Output.status("wrote \(files.count) files to \(outDir)/ (README.md embeds the charts)")
     }
 
     /// Each policy (at its first lifetime) at each trace's middle capacity, replayed through the
     /// real pipeline: a disk tier on a temporary SQLite file, an in-process fixture server.
-    private func replayLive(_ subjects: [Comparison.Subject], _ request: Comparison.Request) async throws -> [RunResult]
-    {
+    private func replayLive(
+        _ sources: [TraceSource], _ rankings: [Comparison.Ranking], _ request: Comparison.Request
+    ) async throws -> [RunResult] {
         let options = try liveReplay.options()
         var runs: [RunResult] = []
-        for subject in subjects where !subject.capacities.isEmpty {
-            let trace = try TraceLoading.load(subject.source)
-            let capacity = subject.capacities[subject.capacities.count / 2]
+        for (source, ranking) in zip(sources, rankings) where !ranking.capacities.isEmpty {
+            let trace = try TraceLoading.load(source)
+            let capacity = ranking.capacities[ranking.capacities.count / 2]
             let clients = request.policies.map { policy in
                 ClientConfiguration(
                     name: policy.rawValue, memory: nil,
@@ -171,10 +173,6 @@ struct CompareCommand: AsyncParsableCommand {
         return runs
     }
 
-    /// The command line as typed, for the report's first line.
-    static func commandLine() -> String {
-        (["cachelab"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
-    }
 }
 
 /// Directories the CLI writes into.

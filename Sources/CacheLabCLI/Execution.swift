@@ -28,28 +28,68 @@ enum Execution {
     }
 
     /// Runs blocking library work (which executes its plans on threads of its own) off the
-    /// concurrency pool, the trace's errors as the CLI's.
-    static func blocking<Value: Sendable>(
-        _ body: @escaping @Sendable () throws(TraceError) -> Value
-    ) async throws -> Value {
-        let result = await Threads.detached { () -> Result<Value, TraceError> in
-            do throws(TraceError) { return .success(try body()) } catch { return .failure(error) }
+    /// concurrency pool, its errors as the CLI's.
+    static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        let result = await Threads.detached { () -> Result<Value, any Error> in
+            do { return .success(try body()) } catch { return .failure(error) }
         }
-        do { return try result.get() } catch { throw CLIError(error) }
+        do { return try result.get() } catch let error as TraceError { throw CLIError(error) } catch let error
+            as CLIError
+        {
+            throw error
+        } catch {
+            throw CLIError("\(error)")
+        }
     }
 
-    /// A miss-ratio curve: one pass (two when LRU's sizes change), with progress and timing.
-    static func curve(
-        _ source: TraceSource, _ request: MissRatioCurve.Request, jobs: JobOptions
-    ) async throws -> [CurvePoint] {
-        let bar = ProgressBar("mrc", enabled: jobs.showsProgress)
+    /// Every output of a sweep, executed here: progress on a terminal, each trace's statistics
+    /// when a pass measured them, and one timing line.
+    static func sweep(
+        _ plan: SweepPlan, jobs: JobOptions, what: String,
+        statistics: @escaping @Sendable (String, TraceStatistics) -> Void = Execution.describe
+    ) async throws -> [SweepOutput] {
+        let bar = ProgressBar(what, enabled: jobs.showsProgress)
         let totals = PlanTotals()
-        let points = try await blocking { () throws(TraceError) in
-            try MissRatioCurve.compute(source, request, workers: jobs.jobs, observer: totals.observer(bar))
+        let outputs = try await blocking {
+            try plan.outputs(workers: jobs.jobs, observer: totals.observer(bar), statistics: statistics)
         }
         bar.finish()
-        Output.status("mrc: " + totals.line(workers: jobs.jobs))
-        return points
+        Output.status("\(what): " + totals.line(workers: jobs.jobs))
+        return outputs
+    }
+
+    /// One shard of a sweep: its cells not yet in `outDir` computed and written there, each whole
+    /// or not at all; the status says what was done and what the folder now holds.
+    static func shard(
+        _ plan: SweepPlan, _ shard: Shard, outDir: String, jobs: JobOptions, what: String
+    ) async throws {
+        let store = SweepStore(directory: outDir)
+        do { try store.prepare(for: plan.manifest) } catch { throw CLIError("\(error)") }
+        let cells = plan.cells(in: shard)
+        let traces = Set(cells.map { plan.cells[$0].entry.trace }).count
+        Output.status(
+            "\(what) shard \(shard): \(cells.count) of the sweep's \(plan.cells.count) cells, on \(traces) of its \(plan.sources.count) trace\(plan.sources.count == 1 ? "" : "s"), into \(outDir)/"
+        )
+        let bar = ProgressBar(what, enabled: jobs.showsProgress)
+        let totals = PlanTotals()
+        let outcome = try await blocking {
+            try plan.execute(
+                cells, workers: jobs.jobs, observer: totals.observer(bar), store: store, statistics: Self.describe)
+        }
+        bar.finish()
+        if outcome.tracesRead > 0 { Output.status("\(what): " + totals.line(workers: jobs.jobs)) }
+        let present = store.present(of: plan.manifest)
+        let next =
+            present == plan.cells.count
+            ? "every cell is there: cachelab merge \(outDir)" : "once every shard has run: cachelab merge \(outDir)"
+        Output.status(
+            "shard \(shard): computed \(outcome.computed) cells, \(outcome.found) already there; \(outDir)/ holds \(present) of the \(plan.cells.count) cells; \(next)"
+        )
+    }
+
+    /// The status line of a trace whose statistics a pass measured.
+    @Sendable static func describe(_ name: String, _ statistics: TraceStatistics) {
+        Output.status(TraceLoading.describe(name, statistics))
     }
 
     /// The trace's statistics: computed in place for a trace in memory, else by a pass over it.

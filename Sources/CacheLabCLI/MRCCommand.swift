@@ -66,6 +66,14 @@ struct MRCCommand: AsyncParsableCommand {
             valueName: "path"))
     var out: String?
 
+    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "With --shard (or a job array's environment): the folder the shard's cells go to, for `cachelab merge`.",
+            valueName: "path"))
+    var outDir: String?
+
     func validate() throws {
         _ = try ListOptions.policies(policy)
         if let sampleRate, !(sampleRate > 0 && sampleRate <= 1) {
@@ -75,25 +83,33 @@ struct MRCCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = try reading.source(path: trace)
-        var statistics = source.trace.map(TraceStatistics.init)
-        if statistics == nil, capacities.needsStatistics || sampleRate != nil {
-            statistics = try await Execution.statistics(source, jobs: jobs)
-        }
-        if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
         let request = MissRatioCurve.Request(
-            policies: try ListOptions.policies(policy),
-            capacities: try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 20), sizeMode: sizeMode,
-            tier: tier, sampleRate: sampleRate)
-        if let sampleRate, sampleRate < 1, let objects = statistics?.uniqueObjects,
-            Double(objects) * sampleRate < 1_000
-        {
-            Output.status(
-                "warning: --sample-rate \(sampleRate) keeps about \(Int(Double(objects) * sampleRate)) of \(objects) objects; SHARDS needs thousands in its sample, so expect errors well over 0.05 (README: Miss-ratio curves)"
-            )
+            policies: try ListOptions.policies(policy), capacities: [], sizeMode: sizeMode, tier: tier,
+            sampleRate: sampleRate)
+        let plan = try request.sweep(
+            source, capacities: try capacities.list(defaultPoints: 20), command: Output.commandLine(),
+            output: format.rawValue)
+        if let shard = try sharding.resolved() {
+            guard let outDir else { throw CLIError("a shard writes its cells to a folder: give --out-dir") }
+            return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "mrc")
         }
-        let points = try await Execution.curve(source, request, jobs: jobs)
-        Output.status(
-            "\(points.count) points (\(request.policies.count) policies × \(request.capacities.count) capacities)")
+        let sampleRate = sampleRate
+        let outputs = try await Execution.sweep(plan, jobs: jobs, what: "mrc") { name, statistics in
+            Execution.describe(name, statistics)
+            if let sampleRate, sampleRate < 1, Double(statistics.uniqueObjects) * sampleRate < 1_000 {
+                Output.status(
+                    "warning: --sample-rate \(sampleRate) keeps about \(Int(Double(statistics.uniqueObjects) * sampleRate)) of \(statistics.uniqueObjects) objects; SHARDS needs thousands in its sample, so expect errors well over 0.05 (README: Miss-ratio curves)"
+                )
+            }
+        }
+        try Self.emit(plan.manifest.curve(outputs), format: format, out: out)
+    }
+
+    /// Prints the curve points, or writes them to `out`: the same from one machine's run and
+    /// from a merge of its shards.
+    static func emit(_ points: [CurvePoint], format: OutputFormat, out: String?) throws {
+        let policies = Set(points.map(\.policy)).count
+        Output.status("\(points.count) points (\(policies) policies)")
         let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
         try Output.result(text, to: out)
         if let out { Output.status("wrote \(out)") }

@@ -1,3 +1,5 @@
+import CacheLab
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -17,33 +19,37 @@ enum Output {
     }
 
     /// Writes `text` to stdout, or to the file at `path`: written whole to a temporary file
-    /// beside it and renamed over it, so a run that fails or is killed never leaves a partial
-    /// result (at worst a hidden `.NAME.tmp-PID` file).
+    /// beside it and renamed over it (`AtomicFile`), so a run that fails or is killed never leaves
+    /// a partial result.
     static func result(_ text: String, to path: String?) throws {
         guard let path else {
             writeAll(text, to: STDOUT_FILENO)
             return
         }
-        let temporary = temporaryPath(for: path)
-        guard let file = fopen(temporary, "w") else {
-            throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
-        let written = fputs(text, file) >= 0
-        let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
-        fclose(file)
-        guard written, flushed, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CLIError("cannot write \(path): \(reason)")
-        }
+        do { try AtomicFile.write(text, to: path) } catch { throw CLIError(error) }
     }
 
-    /// `dir/.name.tmp-PID` for `dir/name`: hidden, in the same folder (so the rename is atomic).
-    static func temporaryPath(for path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(folder).\(name).tmp-\(getpid())"
+    /// The command line reports and a sweep's manifest quote: as typed, without the options that
+    /// change no result (where the work runs and where it is written), so that every task of a
+    /// sweep and a run on one machine quote the same line.
+    static func commandLine(_ arguments: [String] = CommandLine.arguments) -> String {
+        let dropped: Set<String> = ["--shard", "--shard-count", "--out-dir", "--out", "--jobs"]
+        var kept = ["cachelab"]
+        var skipNext = false
+        for argument in arguments.dropFirst() {
+            if skipNext {
+                skipNext = false
+                continue
+            }
+            let name = String(argument.prefix { $0 != "=" })
+            if argument == "--no-progress" { continue }
+            if dropped.contains(name) {
+                skipNext = !argument.contains("=")
+                continue
+            }
+            kept.append(argument)
+        }
+        return kept.joined(separator: " ")
     }
 
     // Writes through the file descriptor: the C `stdout`/`stderr` globals are shared mutable

@@ -98,6 +98,14 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
+    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "With --shard (or a job array's environment): the folder the shard's cells go to, for `cachelab merge`.",
+            valueName: "path"))
+    var outDir: String?
+
     @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
     var format: OutputFormat = .table
 
@@ -142,38 +150,38 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let source = try reading.source(path: trace)
-        var request = try runRequest()
-        var statistics = source.trace.map(TraceStatistics.init)
-        if statistics == nil, capacities.isRange ? capacities.needsStatistics : request.needsStatistics {
-            statistics = try await Execution.statistics(source, jobs: jobs)
-        }
-        if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
-        if capacities.isRange {
-            request.capacities = try capacities.resolved(statistics, sizeMode: sizeMode, defaultPoints: 10).map {
-                .absolute($0)
-            }
-        }
+        let request = try runRequest()
         if mode == .live {
+            guard sharding.shard == nil, sharding.shardCount == nil else {
+                throw CLIError("--mode live replays through the real client on this machine: it cannot be sharded")
+            }
+            var statistics = source.trace.map(TraceStatistics.init)
+            if statistics == nil, request.needsStatistics {
+                statistics = try await Execution.statistics(source, jobs: jobs)
+            }
+            if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
             return try await runLive(source, request, statistics)
         }
-        let plan: RunPlan
-        do { plan = try request.plan(on: source, statistics: statistics) } catch { throw CLIError("--\(error)") }
-        let outcome = try await Execution.run(plan, jobs: jobs, what: "run")
-        if statistics == nil {
-            Output.status("trace \(source.name): \(outcome.requests) requests")
+        let plan = try request.sweep(on: source, command: Output.commandLine(), output: format.rawValue)
+        if let shard = try sharding.resolved() {
+            guard let outDir else { throw CLIError("a shard writes its cells to a folder: give --out-dir") }
+            return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "run")
         }
-        for optimum in request.optima(outcome) {
+        if let trace = source.trace { Output.status(TraceLoading.describe(source.name, TraceStatistics(trace))) }
+        let outputs = try await Execution.sweep(plan, jobs: jobs, what: "run")
+        for (cell, output) in zip(plan.cells, outputs) where cell.entry.role == .optimum {
             Output.status(
-                "belady at \(optimum.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(optimum.hits)) hits")
+                "belady at \(output.run.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(output.run.hits)) hits"
+            )
         }
-        try emit(request.results(outcome))
+        try Self.emit(plan.manifest.runs(outputs), format: format, out: out)
     }
 
     /// What to replay, from the options.
     func runRequest() throws -> RunRequest {
         RunRequest(
             policies: try policies(),
-            capacities: try capacities.specs(default: trace == nil ? "512KiB" : "10%"),
+            capacities: try capacities.list(defaultPoints: 10, defaultList: trace == nil ? "512KiB" : "10%"),
             sizeMode: sizeMode, ttl: try ttlMilliseconds(), ttlMode: ttlMode, trimRatio: trimRatio,
             network: network.network, tier: tier, latency: latency, versusOptimum: vsOpt,
             clients: try clients.requests(), memoryCost: clients.memoryCost)
@@ -184,7 +192,7 @@ struct RunCommand: AsyncParsableCommand {
         let trace = try TraceLoading.load(source)
         let statistics = statistics ?? TraceStatistics(trace)
         let configurations: [ClientConfiguration]
-        do { configurations = try request.liveClients(statistics) } catch { throw CLIError("--\(error)") }
+        do { configurations = try request.liveClients(statistics) } catch { throw CLIError("\(error)") }
         if live.store != nil, configurations.count > 1 {
             throw CLIError("--store keeps one run's disk tier; this asks for \(configurations.count) runs")
         }
@@ -214,7 +222,7 @@ struct RunCommand: AsyncParsableCommand {
                 "recorded \(summary.records) lookups and events in \(summary.parts.count) part\(summary.parts.count == 1 ? "" : "s") in \(recorder.directory.path)"
             )
         }
-        try emit(runs.map(\.live.run))
+        try Self.emit(runs.map(\.live.run), format: format, out: out)
         let notWhole = runs.reduce(0) { $0 + $1.live.notWhole }
         if notWhole > 0 {
             throw CLIError("\(notWhole) answers were not whole images: the pipeline served a partial or corrupt image")
@@ -255,8 +263,9 @@ struct RunCommand: AsyncParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// Writes the results as the table or CSV asked for, to stdout or --out.
-    private func emit(_ results: [RunResult]) throws {
+    /// Prints the results as the table or CSV asked for, or writes them to `out`: the same from
+    /// one machine's run and from a merge of its shards.
+    static func emit(_ results: [RunResult], format: OutputFormat, out: String?) throws {
         let text = format == .csv ? Report.csv(results) : Report.table(results)
         try Output.result(text, to: out)
         if let out { Output.status("wrote \(out)") }

@@ -158,7 +158,7 @@ struct TuneCommand: AsyncParsableCommand {
         let comparison = try await Execution.blocking { () throws(TraceError) in
             try TuningReport.summarize([recommendation.client] + presets, on: sources, workers: jobs.jobs)
         }
-        let command = CompareCommand.commandLine()
+        let command = Output.commandLine()
         let json = TuningReport.json(recommendation, expected: comparison[0], command: command)
         let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)
 

@@ -1,5 +1,5 @@
 /// How capacity is counted.
-public enum SizeMode: String, CaseIterable, Sendable {
+public enum SizeMode: String, CaseIterable, Sendable, Codable {
     /// Capacity and costs are bytes.
     case bytes
     /// Every entry costs 1; capacity is a number of entries.
@@ -7,7 +7,7 @@ public enum SizeMode: String, CaseIterable, Sendable {
 }
 
 /// When an entry's lifetime starts counting.
-public enum TTLMode: String, CaseIterable, Sendable {
+public enum TTLMode: String, CaseIterable, Sendable, Codable {
     /// An entry expires a fixed time after it was inserted.
     case fixed
     /// An entry expires a fixed time after it was last inserted or hit (Kingfisher's memory cache).
@@ -15,7 +15,7 @@ public enum TTLMode: String, CaseIterable, Sendable {
 }
 
 /// The limits of one cache: everything the engine enforces, independent of the eviction order.
-public struct CacheConfiguration: Sendable, Equatable {
+public struct CacheConfiguration: Sendable, Equatable, Codable {
     /// Bytes in `.bytes` mode, entries in `.unit` mode.
     public var capacity: Int
     public var sizeMode: SizeMode

@@ -1,5 +1,5 @@
 /// One tier of a client's image cache: its policy and limits.
-public struct TierConfiguration: Sendable, Equatable {
+public struct TierConfiguration: Sendable, Equatable, Codable {
     public var policy: PolicyKind
     /// Bytes, or objects in unit mode. For a tier with a soft limit (swept, not enforced on
     /// insert) this is the limit the sweeps trim against.
@@ -33,7 +33,7 @@ public struct TierConfiguration: Sendable, Equatable {
 }
 
 /// When a disk tier enforces its size limit.
-public enum DiskSweep: Sendable, Equatable {
+public enum DiskSweep: Sendable, Equatable, Codable {
     /// On every insertion, as the engine does: a hard limit.
     case onInsert
     /// At app launch, if the last sweep is older than the interval (ms): Nuke's `DataCache`.
@@ -45,7 +45,7 @@ public enum DiskSweep: Sendable, Equatable {
 
 /// A client's whole image cache — a memory tier in front of a disk tier — and how it reacts to
 /// app events. Either tier may be absent.
-public struct ClientConfiguration: Sendable, Equatable {
+public struct ClientConfiguration: Sendable, Equatable, Codable {
     /// The preset's name, or a description of a custom setup, for reports.
     public var name: String
     public var memory: TierConfiguration?

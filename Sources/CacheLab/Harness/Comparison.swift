@@ -31,14 +31,19 @@ public enum Comparison {
         }
     }
 
-    /// One trace and the capacities (bytes, or objects in unit mode; each ≥ 1) to run it at.
+    /// One trace and the capacities to run it at.
     public struct Subject: Sendable {
         public var source: TraceSource
-        public var capacities: [Int]
+        public var capacities: CapacityList
 
-        public init(source: TraceSource, capacities: [Int]) {
+        public init(source: TraceSource, capacities: CapacityList) {
             self.source = source
             self.capacities = capacities
+        }
+
+        /// Capacities in bytes, or objects in unit mode; each ≥ 1.
+        public init(source: TraceSource, capacities: [Int]) {
+            self.init(source: source, capacities: .list(capacities.map(CapacitySpec.absolute)))
         }
 
         public init(trace: Trace, capacities: [Int]) {
@@ -46,50 +51,47 @@ public enum Comparison {
         }
     }
 
-    /// The runs of `request` on each subject, in a stable order (trace, capacity, then Belady
-    /// and each policy × lifetime as asked), each with `optimalHits` set. Each trace is read once:
-    /// every run on it is a cell of one plan.
+    /// The runs of `request` on each subject, in a stable order (trace, capacity ascending, then
+    /// Belady and each policy × lifetime as asked), each with `optimalHits` set. Each trace is
+    /// read once: every run on it is a cell of one plan.
     ///
-    /// - Parameters:
-    ///   - progress: runs finished and runs in all, after each trace.
-    ///   - observer: hears each plan's progress through its trace, and its timing.
+    /// - Parameter observer: hears each plan's progress through its trace, and its timing.
     public static func run(
         _ subjects: [Subject], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
-        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
         observer: PlanObserver = PlanObserver()
-    ) throws(TraceError) -> [RunResult] {
-        let plans = subjects.map { RunPlan(source: $0.source, cells: cells($0, request)) }
-        let total = plans.reduce(0) { $0 + $1.cells.count }
-        var results: [RunResult] = []
-        for plan in plans {
-            let outputs = try plan.execute(workers: workers, observer: observer).outputs
-            // Each run's optimum is the Belady run of its trace and capacity, which comes first.
-            var optimum = 0
-            for output in outputs {
-                var result = output.run
-                if result.configuration.policy == .belady { optimum = result.hits }
-                result.optimalHits = optimum
-                results.append(result)
-            }
-            progress?(results.count, total)
-        }
-        return results
+    ) throws -> [RunResult] {
+        let plan = try sweep(subjects, request, command: "")
+        return plan.manifest.runs(try plan.outputs(workers: workers, observer: observer))
     }
 
-    private static func cells(_ subject: Subject, _ request: Request) -> [RunCell] {
-        var cells: [RunCell] = []
-        for capacity in subject.capacities {
-            func configuration(_ policy: PolicyKind, ttl: Int64?) -> RunConfiguration {
-                RunConfiguration(
-                    policy: policy, capacity: capacity, sizeMode: request.sizeMode, ttl: ttl,
-                    ttlMode: request.ttlMode, network: request.network, tier: request.tier)
-            }
-            cells.append(.simulate(configuration(.belady, ttl: nil)))
-            for policy in request.policies {
-                for ttl in request.ttls { cells.append(.simulate(configuration(policy, ttl: ttl))) }
+    /// The comparison as a sweep (`cachelab compare`, on one machine or in shards): on each
+    /// trace, at each capacity, Belady (the ceiling) then each policy at each lifetime.
+    ///
+    /// - Parameter command: the command line the report quotes.
+    public static func sweep(_ subjects: [Subject], _ request: Request, command: String) throws(TraceError) -> SweepPlan
+    {
+        var cells: [SweepCell] = []
+        for (trace, subject) in subjects.enumerated() {
+            for slot in 0..<subject.capacities.count {
+                let capacity = subject.capacities.key(slot)
+                func cell(_ policy: PolicyKind, ttl: Int64?, role: SweepManifest.Entry.Role) -> SweepCell {
+                    let configuration = RunConfiguration(
+                        policy: policy, capacity: 0, sizeMode: request.sizeMode, ttl: ttl, ttlMode: request.ttlMode,
+                        network: request.network, tier: request.tier)
+                    let entry = SweepManifest.Entry(
+                        trace: trace, slot: slot, role: role,
+                        key: SweepCell.key(configuration, capacity: capacity, latency: true))
+                    return .simulate(
+                        configuration, capacities: subject.capacities, index: slot, latency: true, entry: entry)
+                }
+                cells.append(cell(.belady, ttl: nil, role: .optimum))
+                for policy in request.policies {
+                    for ttl in request.ttls { cells.append(cell(policy, ttl: ttl, role: .run)) }
+                }
             }
         }
-        return cells
+        return try SweepPlan(
+            kind: .compare, command: command, sortsCapacities: true, sources: subjects.map(\.source), cells: cells)
     }
 
     /// One policy (at one lifetime) on one trace, summed up over the capacities it ran at.

@@ -3,7 +3,7 @@
 /// Image libraries keep decoded bitmaps in memory and cost them by their pixels (Nuke,
 /// Kingfisher, SDWebImage; Glide, Coil, Fresco): a 150×150 thumbnail of 10 KB costs 90 KB, a
 /// 700×700 photo of 96 KB costs 1.96 MB. A disk tier always costs the encoded bytes.
-public enum MemoryCost: String, Sendable, CaseIterable, Equatable {
+public enum MemoryCost: String, Sendable, CaseIterable, Equatable, Codable {
     /// width × height × 4 where the trace gives the image's pixels, else its encoded bytes.
     case decoded
     /// The encoded bytes, as downloaded.

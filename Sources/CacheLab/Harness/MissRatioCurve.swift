@@ -1,5 +1,5 @@
 /// How one point of a miss-ratio curve was computed.
-public enum CurveMethod: Sendable, Equatable, CustomStringConvertible {
+public enum CurveMethod: Sendable, Equatable, Codable, CustomStringConvertible {
     /// A replay of the policy at that capacity (`Replay.simulate`).
     case simulated
     /// Read off LRU's stack distances, all capacities from one pass: equal to the replay.
@@ -21,7 +21,7 @@ public enum CurveMethod: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One point of a miss-ratio curve: a policy at a capacity.
-public struct CurvePoint: Sendable, Equatable {
+public struct CurvePoint: Sendable, Equatable, Codable {
     public var trace: String
     public var policy: PolicyKind
     /// Bytes, or objects in unit mode.
@@ -89,28 +89,62 @@ public enum MissRatioCurve {
             self.sampleRate = sampleRate
         }
 
-        /// The capacities, ascending and distinct.
-        var sortedCapacities: [Int] {
-            let sorted = Array(Set(capacities)).sorted()
-            precondition(sorted.allSatisfy { $0 > 0 }, "a capacity is at least 1")
-            return sorted
-        }
-
-        /// The cells of one pass: LRU as one stack pass (`stacked`), or replayed at each capacity
-        /// like every other policy.
-        func cells(stackingLRU stacked: Bool) -> [RunCell] {
-            let capacities = sortedCapacities
-            return policies.flatMap { policy -> [RunCell] in
-                if policy == .lru && stacked {
-                    return [sampled(.lruStack(capacities: capacities, sizeMode: sizeMode, tier: tier))]
+        /// The sweep of these curves on `source`: LRU as one stack pass, every other point a
+        /// replay; `capacities` overrides the request's list (a range, shares of the working set).
+        public func sweep(
+            _ source: TraceSource, capacities list: CapacityList? = nil, command: String = "", output: String = ""
+        ) throws(TraceError) -> SweepPlan {
+            let list = list ?? .list(capacities.map(CapacitySpec.absolute))
+            let sample = sampleRate.map { " sample=\($0)" } ?? ""
+            let request = self
+            var cells: [SweepCell] = []
+            for policy in policies {
+                let probe = RunConfiguration(policy: policy, capacity: 0, sizeMode: sizeMode, tier: tier)
+                if policy == .lru {
+                    let keys = (0..<list.count).map(list.key).joined(separator: ",")
+                    let entry = SweepManifest.Entry(
+                        trace: 0, slot: -1, role: .curve,
+                        key: SweepCell.key(probe, capacity: "stack[\(keys)]", latency: false, extra: sample))
+                    cells.append(
+                        SweepCell(
+                            entry: entry, needsStatistics: needsStatistics(list), needsFuture: false,
+                            weight: request.sampled(.lruStack(capacities: [1], sizeMode: sizeMode, tier: tier)).weight,
+                            make: { statistics in
+                                let capacities = try list.resolved(for: statistics, mode: request.sizeMode)
+                                return request.sampled(
+                                    .lruStack(capacities: capacities, sizeMode: request.sizeMode, tier: request.tier))
+                            },
+                            fallback: { statistics in
+                                try list.resolved(for: statistics, mode: request.sizeMode).map { capacity in
+                                    var configuration = probe
+                                    configuration.capacity = capacity
+                                    return request.sampled(.simulate(configuration, latency: false))
+                                }
+                            }))
+                    continue
                 }
-                return capacities.map { capacity in
-                    sampled(
-                        .simulate(
-                            RunConfiguration(policy: policy, capacity: capacity, sizeMode: sizeMode, tier: tier),
-                            latency: false))
+                for slot in 0..<list.count {
+                    let entry = SweepManifest.Entry(
+                        trace: 0, slot: slot, role: .curve,
+                        key: SweepCell.key(probe, capacity: list.key(slot), latency: false, extra: sample))
+                    cells.append(
+                        SweepCell(
+                            entry: entry, needsStatistics: needsStatistics(list), needsFuture: policy.needsFuture,
+                            weight: request.sampled(.simulate(probe, latency: false)).weight
+                        ) { statistics in
+                            var configuration = probe
+                            configuration.capacity = try list.resolve(slot, for: statistics, mode: request.sizeMode)
+                            return request.sampled(.simulate(configuration, latency: false))
+                        })
                 }
             }
+            return try SweepPlan(
+                kind: .mrc, command: command, output: output, sortsCapacities: true, sources: [source], cells: cells)
+        }
+
+        /// A sample's size is checked against the trace's objects, so a sampled curve measures them.
+        private func needsStatistics(_ list: CapacityList) -> Bool {
+            list.needsStatistics || sampleRate != nil
         }
 
         private func sampled(_ cell: RunCell) -> RunCell {
@@ -141,24 +175,15 @@ public enum MissRatioCurve {
         _ source: TraceSource, _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         observer: PlanObserver = PlanObserver()
     ) throws(TraceError) -> [CurvePoint] {
-        let plan = RunPlan(source: source, cells: request.cells(stackingLRU: true))
-        var outputs = try plan.execute(workers: workers, observer: observer).outputs
-        if let stack = outputs.firstIndex(where: { if case .unstackable = $0 { true } else { false } }) {
-            // Sizes changed: LRU's points replayed, in a second pass.
-            var again = plan
-            again.cells = Request(
-                policies: [.lru], capacities: request.capacities, sizeMode: request.sizeMode, tier: request.tier,
-                sampleRate: request.sampleRate
-            ).cells(stackingLRU: false)
-            let replayed = try again.execute(workers: workers, observer: observer).outputs
-            outputs.replaceSubrange(stack...stack, with: replayed)
-        }
-        return outputs.flatMap { output -> [CurvePoint] in
-            switch output {
-            case .curve(let points): points
-            case .run(let result): [CurvePoint(result)]
-            case .unstackable, .statistics: []
-            }
+        precondition(request.capacities.allSatisfy { $0 > 0 }, "a capacity is at least 1")
+        let plan = try request.sweep(source)
+        do {
+            return plan.manifest.curve(try plan.outputs(workers: workers, observer: observer))
+        } catch let error as TraceError {
+            throw error
+        } catch {
+            // Absolute capacities resolve without a trace; only reading can fail.
+            preconditionFailure("a curve of absolute capacities failed: \(error)")
         }
     }
 }

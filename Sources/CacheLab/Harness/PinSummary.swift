@@ -1,5 +1,5 @@
 /// What favourites held pinned over a client run, beside the tiers' capacities (not in them).
-public struct PinSummary: Sendable, Equatable {
+public struct PinSummary: Sendable, Equatable, Codable {
     /// The most bytes pinned at once in the memory tier.
     public var peakMemoryBytes = 0
     /// The most bytes pinned at once in the disk tier.

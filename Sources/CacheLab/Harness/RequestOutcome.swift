@@ -1,6 +1,6 @@
 /// Where one request's image came from: the one definition of a hit that the simulated and the
 /// live replay share, so that they can be compared request by request.
-public enum RequestOutcome: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+public enum RequestOutcome: UInt8, Sendable, CaseIterable, Codable, CustomStringConvertible {
     /// A hit in the memory tier.
     case memory
     /// A hit in the disk tier (the image is then copied into memory).

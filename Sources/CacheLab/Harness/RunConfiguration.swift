@@ -1,5 +1,5 @@
 /// Everything that defines one simulated run of one trace.
-public struct RunConfiguration: Sendable, Equatable {
+public struct RunConfiguration: Sendable, Equatable, Codable {
     public var policy: PolicyKind
     /// Bytes, or objects in unit mode.
     public var capacity: Int

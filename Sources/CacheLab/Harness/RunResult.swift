@@ -1,5 +1,5 @@
 /// What one run measured: one row of a report.
-public struct RunResult: Sendable, Equatable {
+public struct RunResult: Sendable, Equatable, Codable {
     public var trace: String
     /// What ran, for the `policy` column: the policy's name, or the client preset's.
     public var label: String
@@ -101,7 +101,7 @@ public struct RunResult: Sendable, Equatable {
 }
 
 /// How a run was made: its `mode` column.
-public enum RunMode: String, Sendable, CaseIterable {
+public enum RunMode: String, Sendable, CaseIterable, Codable {
     /// The simulator: policies replayed in process, latency modelled.
     case sim
     /// The real client pipeline against a server over HTTP, latency measured.
@@ -109,7 +109,7 @@ public enum RunMode: String, Sendable, CaseIterable {
 }
 
 /// What a live run measures beyond the counts every run has.
-public struct LiveMeasurements: Sendable, Equatable {
+public struct LiveMeasurements: Sendable, Equatable, Codable {
     /// Requests whose download failed (an injected fault, a timeout).
     public var failures = 0
     /// Photo requests and body bytes the server counted during the run.
@@ -122,7 +122,7 @@ public struct LiveMeasurements: Sendable, Equatable {
 }
 
 /// Latency percentiles of a run, in milliseconds.
-public struct LatencySummary: Sendable, Equatable {
+public struct LatencySummary: Sendable, Equatable, Codable {
     public var p50 = 0.0
     public var p95 = 0.0
     public var p99 = 0.0

@@ -1,9 +1,10 @@
 /// What `cachelab run` asks for, before any trace is read: policies at capacities (which may be
-/// shares of the working set), or clients of two tiers. `plan(on:statistics:)` turns it into one
-/// run plan over the trace; `results(_:)` reads the plan's outcome back in the order asked for.
+/// shares of the working set), or clients of two tiers. `sweep(on:command:output:)` turns it into
+/// a sweep of one trace (one pass over it, or shards); its manifest reads the outputs back in the
+/// order asked for.
 public struct RunRequest: Sendable {
     public var policies: [PolicyKind]
-    public var capacities: [CapacitySpec]
+    public var capacities: CapacityList
     public var sizeMode: SizeMode
     /// Entry lifetime in milliseconds; nil = the policy's default.
     public var ttl: Int64?
@@ -21,7 +22,7 @@ public struct RunRequest: Sendable {
     public var memoryCost: MemoryCost
 
     public init(
-        policies: [PolicyKind], capacities: [CapacitySpec], sizeMode: SizeMode = .bytes, ttl: Int64? = nil,
+        policies: [PolicyKind], capacities: CapacityList, sizeMode: SizeMode = .bytes, ttl: Int64? = nil,
         ttlMode: TTLMode = .fixed, trimRatio: Double? = nil, network: NetworkProfile = .wifi, tier: TierKind = .disk,
         latency: Bool = true, versusOptimum: Bool = false, clients: [ClientRequest] = [],
         memoryCost: MemoryCost = .decoded
@@ -44,83 +45,94 @@ public struct RunRequest: Sendable {
     /// (a pass over the trace) before the plan can be made.
     public var needsStatistics: Bool {
         if !clients.isEmpty { return clients.contains(where: \.needsStatistics) }
-        return capacities.contains { if case .percentOfWorkingSet = $0 { true } else { false } }
+        return capacities.needsStatistics
     }
 
-    /// The capacities in the run's units, in the order asked.
-    public func resolvedCapacities(_ statistics: TraceStatistics?) throws(RunRequestError) -> [Int] {
-        try capacities.map { spec throws(RunRequestError) in
-            try Self.resolve(spec, statistics, sizeMode, what: "capacity")
+    /// The capacities in the run's units: a list in the order asked, a range ascending and
+    /// distinct.
+    public func resolvedCapacities(_ statistics: TraceStatistics?) throws(CapacityListError) -> [Int] {
+        if case .range = capacities { return try capacities.resolved(for: statistics, mode: sizeMode) }
+        return try (0..<capacities.count).map { index throws(CapacityListError) in
+            try capacities.resolve(index, for: statistics, mode: sizeMode)
         }
     }
 
-    /// The single-tier runs, capacity by capacity, each with every policy in the order asked.
-    public func configurations(_ statistics: TraceStatistics?) throws(RunRequestError) -> [RunConfiguration] {
-        try resolvedCapacities(statistics).flatMap { capacity in
-            policies.map { policy in
-                RunConfiguration(
-                    policy: policy, capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
-                    trimRatio: trimRatio, network: network, tier: tier)
-            }
-        }
+    /// A single-tier run of `policy`, its capacity to be filled in.
+    private func configuration(_ policy: PolicyKind, capacity: Int = 0) -> RunConfiguration {
+        RunConfiguration(
+            policy: policy, capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio,
+            network: network, tier: tier)
     }
 
     /// The clients asked for, their capacities resolved.
-    public func clientConfigurations(_ statistics: TraceStatistics?) throws(RunRequestError) -> [ClientConfiguration] {
-        try clients.map { request throws(RunRequestError) in try request.configuration(self, statistics) }
+    public func clientConfigurations(_ statistics: TraceStatistics?) throws -> [ClientConfiguration] {
+        try clients.map { request in try request.configuration(self, statistics) }
     }
 
     /// Every run as a client of one tier or two, for the live replay (the real pipeline runs
     /// clients): a single-tier run is a client with that tier alone.
-    public func liveClients(_ statistics: TraceStatistics?) throws(RunRequestError) -> [ClientConfiguration] {
+    public func liveClients(_ statistics: TraceStatistics?) throws -> [ClientConfiguration] {
         guard clients.isEmpty else { return try clientConfigurations(statistics) }
-        return try configurations(statistics).map { configuration in
-            let tier = TierConfiguration(
-                policy: configuration.policy, capacity: configuration.capacity, ttl: ttl, ttlMode: ttlMode,
-                trimRatio: trimRatio)
-            return ClientConfiguration(
-                name: configuration.policy.rawValue, memory: self.tier == .memory ? tier : nil,
-                disk: self.tier == .disk ? tier : nil, sizeMode: sizeMode, network: network)
+        return try resolvedCapacities(statistics).flatMap { capacity in
+            policies.map { policy in
+                let tier = TierConfiguration(
+                    policy: policy, capacity: capacity, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
+                return ClientConfiguration(
+                    name: policy.rawValue, memory: self.tier == .memory ? tier : nil,
+                    disk: self.tier == .disk ? tier : nil, sizeMode: sizeMode, network: network)
+            }
         }
     }
 
-    /// The plan: each run a cell, and with `versusOptimum` Belady at each capacity after them.
-    public func plan(on source: TraceSource, statistics: TraceStatistics?) throws(RunRequestError) -> RunPlan {
-        var cells: [RunCell]
-        if !clients.isEmpty {
-            cells = try clientConfigurations(statistics).map { .client($0) }
-        } else {
-            cells = try configurations(statistics).map { .simulate($0, latency: latency) }
-            if versusOptimum {
-                cells += try resolvedCapacities(statistics).map { capacity in
-                    .simulate(
-                        RunConfiguration(
-                            policy: .belady, capacity: capacity, sizeMode: sizeMode, network: network, tier: tier),
-                        latency: false)
+    /// The runs as a sweep of one trace: each client a cell; or, capacity by capacity, each
+    /// policy a cell, and with `versusOptimum` Belady at that capacity (the optimum of its runs).
+    ///
+    /// - Parameters:
+    ///   - command: the command line, for the manifest.
+    ///   - output: how the results are printed (`table`, `csv`), for the manifest.
+    public func sweep(
+        on source: TraceSource, command: String = "", output: String = ""
+    ) throws(TraceError)
+        -> SweepPlan
+    {
+        var cells: [SweepCell] = []
+        let request = self
+        for (index, client) in clients.enumerated() {
+            let entry = SweepManifest.Entry(
+                trace: 0, slot: index, role: .run,
+                key:
+                    "client \(client) size-mode=\(sizeMode.rawValue) ttl=\(ttl.map(String.init) ?? "none") ttl-mode=\(ttlMode.rawValue) trim=\(trimRatio.map { "\($0)" } ?? "default") network=\(network.rawValue) memory-cost=\(memoryCost.rawValue)"
+            )
+            cells.append(
+                SweepCell(entry: entry, needsStatistics: client.needsStatistics, needsFuture: false, weight: 2.5) {
+                    statistics in .client(try client.configuration(request, statistics))
+                })
+        }
+        if clients.isEmpty {
+            for slot in 0..<capacities.count {
+                let capacity = capacities.key(slot)
+                for policy in policies {
+                    let configuration = configuration(policy)
+                    let entry = SweepManifest.Entry(
+                        trace: 0, slot: slot, role: .run,
+                        key: SweepCell.key(configuration, capacity: capacity, latency: latency))
+                    cells.append(
+                        .simulate(configuration, capacities: capacities, index: slot, latency: latency, entry: entry))
+                }
+                if versusOptimum {
+                    let optimum = RunConfiguration(
+                        policy: .belady, capacity: 0, sizeMode: sizeMode, network: network, tier: tier)
+                    let entry = SweepManifest.Entry(
+                        trace: 0, slot: slot, role: .optimum,
+                        key: SweepCell.key(optimum, capacity: capacity, latency: false))
+                    cells.append(.simulate(optimum, capacities: capacities, index: slot, latency: false, entry: entry))
                 }
             }
         }
-        return RunPlan(source: source, cells: cells)
-    }
-
-    /// The optimum's runs of a plan `plan(on:statistics:)` made with `versusOptimum`, one per
-    /// capacity (none without it).
-    public func optima(_ outcome: PlanOutcome) -> [RunResult] {
-        guard clients.isEmpty, versusOptimum else { return [] }
-        let runs = outcome.outputs.count / (policies.count + 1) * policies.count
-        return outcome.outputs[runs...].map(\.run)
-    }
-
-    /// The runs of a plan `plan(on:statistics:)` made, in the order asked; with
-    /// `versusOptimum`, each with the hits of Belady at its capacity.
-    public func results(_ outcome: PlanOutcome) -> [RunResult] {
-        let optima = optima(outcome).map(\.hits)
-        guard !optima.isEmpty else { return outcome.outputs.map(\.run) }
-        return outcome.outputs.prefix(optima.count * policies.count).enumerated().map { index, output in
-            var result = output.run
-            result.optimalHits = optima[index / policies.count]
-            return result
-        }
+        var sorts = false
+        if clients.isEmpty, case .range = capacities { sorts = true }
+        return try SweepPlan(
+            kind: .run, command: command, output: output, sortsCapacities: sorts, sources: [source], cells: cells)
     }
 
     static func resolve(

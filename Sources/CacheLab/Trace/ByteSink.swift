@@ -16,7 +16,7 @@ protocol ByteSink: AnyObject {
 }
 
 /// A file written whole or not at all: bytes go to a hidden temporary file beside it
-/// (`.NAME.tmp-PID`), which `finish` renames over the path; a sink dropped unfinished (an error, a
+/// (`.NAME.tmp-HOST-PID`), which `finish` renames over the path; a sink dropped unfinished (an error, a
 /// throw anywhere) removes it. So a failed or killed write never leaves a partial trace.
 final class FileSink: ByteSink {
     let path: String
@@ -81,13 +81,21 @@ final class FileSink: ByteSink {
         }
     }
 
-    /// `dir/.name.tmp-PID` for `dir/name`: hidden, in the same folder (so the rename is atomic).
+    /// `dir/.name.tmp-HOST-PID` for `dir/name`: hidden, in the same folder (so the rename is
+    /// atomic), and apart from any other process's, on this machine or another sharing the folder.
     static func temporaryPath(for path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(folder).\(name).tmp-\(getpid())"
+        return "\(folder).\(name).tmp-\(hostName)-\(getpid())"
     }
+
+    private static let hostName: String = {
+        var bytes = [CChar](repeating: 0, count: 256)
+        guard gethostname(&bytes, bytes.count - 1) == 0 else { return "host" }
+        let name = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "host" : String(name.map { $0 == "/" ? "-" : $0 })
+    }()
 }
 
 /// Bytes kept in memory.

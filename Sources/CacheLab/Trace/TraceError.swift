@@ -36,7 +36,7 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidOptions(let reason):
             reason
         case .unwritable(let file, let reason):
-            "\(file): cannot write the trace: \(reason)"
+            "\(file): cannot write it: \(reason)"
         case .brokenCompression(let file, let offset, let requests, let reason):
             "\(file): compressed byte \(offset)"
                 + (requests.map { ", after request \($0)" } ?? "") + ": \(reason)"

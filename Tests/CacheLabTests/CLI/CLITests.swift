@@ -16,7 +16,7 @@ struct CLITests {
         ])
         let run = try #require(command as? RunCommand)
         #expect(try run.policies() == [.lru, .lfu])
-        #expect(try run.runRequest().capacities == [.absolute(20_000_000), .percentOfWorkingSet(10)])
+        #expect(try run.runRequest().capacities == .list([.absolute(20_000_000), .percentOfWorkingSet(10)]))
         #expect(try run.ttlMilliseconds() == 300_000)
         #expect(run.sizeMode == .unit && run.ttlMode == .sliding && run.network.network == .lte && run.tier == .memory)
         #expect(
@@ -114,10 +114,17 @@ enum Binary {
             "cachelab")
     }
 
-    static func run(_ arguments: [String]) throws -> Output {
+    /// Runs `cachelab arguments`; `environment` adds to (or, with nil values, removes from) the
+    /// test's own environment.
+    static func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

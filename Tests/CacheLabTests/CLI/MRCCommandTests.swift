@@ -36,11 +36,16 @@ struct MRCCommandTests {
         #expect(!exact.stderr.contains("warning"))
     }
 
-    @Test func aRangeGivesAscendingLogSpacedCapacitiesWithBothEnds() {
-        let range = CapacityOptions.range(from: 10, to: 10_000, points: 4, spacing: .log)
-        #expect(range == [10, 100, 1_000, 10_000])
-        #expect(CapacityOptions.range(from: 0 + 10, to: 40, points: 4, spacing: .linear) == [10, 20, 30, 40])
-        #expect(CapacityOptions.range(from: 5, to: 5, points: 10, spacing: .log) == [5])
+    @Test func aRangeGivesAscendingLogSpacedCapacitiesWithBothEnds() throws {
+        func range(_ low: Int, _ high: Int, _ points: Int, _ spacing: CapacityList.Spacing) throws -> [Int] {
+            try CapacityList.range(
+                from: .absolute(low), to: .absolute(high), points: points, spacing: spacing, startsAtOne: false
+            )
+            .resolved(for: nil, mode: .bytes)
+        }
+        #expect(try range(10, 10_000, 4, .log) == [10, 100, 1_000, 10_000])
+        #expect(try range(10, 40, 4, .linear) == [10, 20, 30, 40])
+        #expect(try range(5, 5, 10, .log) == [5])
     }
 
     @Test func theDefaultIsTwentyPointsOverTheWholeWorkingSet() throws {

@@ -126,7 +126,8 @@ import Testing
         request.sampleRate = nil
 
         // When the curves are computed in batches of 300 requests
-        var plan = RunPlan(source: TraceSource(trace), cells: request.cells(stackingLRU: true))
+        var plan = RunPlan(
+            source: TraceSource(trace), cells: try request.sweep(TraceSource(trace)).cells.map { try $0.make(nil) })
         plan.chunkCapacity = 300
         _ = try plan.execute(workers: 2, progress: { seen.record($0.requests, $0.total ?? -1) })
 
