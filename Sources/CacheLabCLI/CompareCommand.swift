@@ -34,6 +34,11 @@ struct CompareCommand: AsyncParsableCommand {
               NAME-latency.svg             the latency distribution at the middle capacity (modelled)
               NAME-live-latency.svg        with --live: the real client's, measured over loopback
 
+            On a cluster, --shard I/N (or a Slurm array's SLURM_ARRAY_TASK_ID, or a Kubernetes \
+            Indexed Job's JOB_COMPLETION_INDEX with --shard-count N) runs one task's share of the \
+            cells and writes each to --out-dir as a file; `cachelab merge DIR` then writes the \
+            files above, byte for byte as one machine would (scripts/cluster/ has the templates).
+
             Example: cachelab compare --policy lru,sieve,s3fifo,wtinylfu --ttl none,1d --out-dir /tmp/cmp
             """
     )
@@ -70,7 +75,10 @@ struct CompareCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Live replay (--live)") var liveReplay: LiveReplayOptions
 
-    @Option(help: ArgumentHelp("Directory for compare.csv, the charts and README.md.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "Directory for compare.csv, the charts and README.md; with --shard, for the shard's cells (then `cachelab merge` it).",
+            valueName: "path"))
     var outDir = "results/compare"
 
     @OptionGroup var jobs: JobOptions

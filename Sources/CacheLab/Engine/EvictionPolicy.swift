@@ -15,7 +15,7 @@
 /// - Slots are dense small integers handed out by the engine; a slot is live from `inserted` until
 ///   `removed` or until `evict()` or `victimBeforeInsert` returns it.
 /// - Keys given to a policy are the cache keys' `hashBits`: the trace id itself in the simulator.
-public protocol EvictionPolicy {
+public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// Creates an empty policy for a cache with the given limits.
     init(configuration: CacheConfiguration)
 

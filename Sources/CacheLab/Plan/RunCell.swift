@@ -36,13 +36,7 @@ public enum RunCell: Sendable {
     var weight: Double {
         switch self {
         case .simulate(let configuration, let latency):
-            let policy: Double =
-                switch configuration.policy {
-                case .lru, .fifo, .clock, .sieve, .size, .ttl: 1
-                case .lfu, .twoq, .s3fifo, .arc: 1.6
-                case .wtinylfu, .gdsf: 2.5
-                case .belady: 3
-                }
+            let policy = configuration.policy.relativeCost
             return latency ? policy + 0.5 : policy
         case .client: return 2.5
         case .lruStack(let capacities, _, _): return 2 + Double(capacities.count) / 10

@@ -16,6 +16,9 @@
 /// - Invariant: `heap[1...count]` holds exactly the live slots, `position[heap[i]] == i`, and no
 ///   entry's next use is later than its parent's.
 public struct BeladyPolicy: EvictionPolicy {
+    public static let summary =
+        "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
+    public static let relativeCost = 3.0
     public static var needsFuture: Bool { true }
 
     // heap[1...count] are slots; heap[0] is unused, as in libCacheSim's pqueue.

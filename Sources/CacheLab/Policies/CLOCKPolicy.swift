@@ -10,6 +10,8 @@
 ///   bit set by a hit since it was last passed).
 /// - Invariant: `order` holds exactly the live slots, the next one the hand looks at first.
 public struct CLOCKPolicy: EvictionPolicy {
+    public static let summary = "FIFO giving hit entries a second chance (libCacheSim Clock)"
+
     private let links = SlotLinks()
     private var order = SlotList()
     private let referenced = SlotArray<Bool>(count: 0, filling: false)

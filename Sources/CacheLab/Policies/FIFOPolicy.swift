@@ -5,6 +5,8 @@
 /// - Complexity: O(1) access (nothing to do), insert and evict.
 /// - Invariant: `order` holds exactly the live slots, oldest insertion first.
 public struct FIFOPolicy: EvictionPolicy {
+    public static let summary = "first inserted first; hits change nothing (libCacheSim FIFO)"
+
     private let links = SlotLinks()
     private var order = SlotList()
 

@@ -20,6 +20,11 @@
 /// - Invariant: `heap[0..<count]` holds exactly the live slots, `position[heap[i]] == i`, and no
 ///   entry ranks below its parent.
 public struct GDSFPolicy: EvictionPolicy {
+    public static let summary =
+        "lowest of inflation + hits / size first: small, often used images stay (libCacheSim GDSF)"
+    public static let mayDeclineNewEntries = true
+    public static let relativeCost = 2.5
+
     private let capacity: Int
     private let heap = SlotArray<Int32>(count: 0, filling: -1)
     private let position = SlotArray<Int>(count: 0, filling: 0)

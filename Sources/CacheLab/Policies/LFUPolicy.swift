@@ -12,6 +12,9 @@
 /// - Invariant: buckets are in strictly increasing frequency, none is empty, and each entry sits
 ///   in the bucket of its frequency.
 public struct LFUPolicy: EvictionPolicy {
+    public static let summary = "least frequently used first, ties least recent (libCacheSim LFU)"
+    public static let relativeCost = 1.6
+
     private let entryLinks = SlotLinks()
     private let bucketOf = SlotArray<Int32>(count: 0, filling: -1)
     // The bucket pool: bucket `b` counts `frequency[b]` and holds `members[b]`.

@@ -6,6 +6,9 @@
 /// - Complexity: O(1) access, insert and evict (intrusive list over slot arrays).
 /// - Invariant: `order` holds exactly the live slots, least recent first.
 public struct LRUPolicy: EvictionPolicy {
+    public static let summary = "least recently used first (libCacheSim LRU)"
+    public static let ordersByRecency = true
+
     private let links = SlotLinks()
     private var order = SlotList()
 

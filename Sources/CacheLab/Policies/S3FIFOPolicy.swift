@@ -18,6 +18,10 @@
 /// - Invariant: `small` and `main` hold exactly the live slots, each tagged with its queue;
 ///   `smallCost` and `mainCost` are the sums of their entries' costs.
 public struct S3FIFOPolicy: EvictionPolicy {
+    public static let summary = "small FIFO, main FIFO and ghost FIFO (libCacheSim S3FIFO)"
+    public static let storedShare: Double? = 0.1
+    public static let relativeCost = 1.6
+
     /// The small queue's share of the capacity.
     let smallLimit: Int
     /// Main's share of the capacity (the rest).

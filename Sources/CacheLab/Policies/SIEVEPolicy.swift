@@ -11,6 +11,8 @@
 /// - Invariant: `order` holds exactly the live slots, oldest first; `hand` is -1 (start at the
 ///   oldest) or one of them.
 public struct SIEVEPolicy: EvictionPolicy {
+    public static let summary = "a hand sweeping old to new evicts the first unhit entry (libCacheSim Sieve)"
+
     private let links = SlotLinks()
     private var order = SlotList()
     private let visited = SlotArray<Bool>(count: 0, filling: false)

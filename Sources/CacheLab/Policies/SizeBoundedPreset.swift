@@ -7,6 +7,17 @@
 /// policy; this preset only chooses LRU and a ratio.
 ///
 /// - Complexity: O(1) per request, plus O(1) per entry evicted by a trim.
-public enum SizeBoundedPreset {
+public enum SizeBoundedPreset: PolicyDescription {
+    public typealias Order = LRUPolicy
     public static let defaultTrimRatio = 0.7
+    public static let summary = "LRU trimming to a low-water mark on overflow (disk caches)"
+    public static let ordersByRecency = true
+
+    public static func configuration(
+        capacity: Int, sizeMode: SizeMode, ttl: Int64?, ttlMode: TTLMode, trimRatio: Double?
+    ) -> CacheConfiguration {
+        CacheConfiguration(
+            capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode,
+            trimRatio: trimRatio ?? defaultTrimRatio)
+    }
 }

@@ -6,7 +6,18 @@
 /// on top of every policy; this preset only chooses LRU and a default lifetime.
 ///
 /// - Complexity: O(1) per request, plus O(1) per entry expired.
-public enum TTLPreset {
+public enum TTLPreset: PolicyDescription {
+    public typealias Order = LRUPolicy
     /// 300 seconds, Kingfisher's memory-cache default.
     public static let defaultTTL: Int64 = 300_000
+    public static let summary = "LRU with entries expiring a fixed time after insertion or last use"
+    public static let ordersByRecency = true
+
+    public static func configuration(
+        capacity: Int, sizeMode: SizeMode, ttl: Int64?, ttlMode: TTLMode, trimRatio: Double?
+    ) -> CacheConfiguration {
+        CacheConfiguration(
+            capacity: capacity, sizeMode: sizeMode, ttl: ttl ?? defaultTTL, ttlMode: ttlMode,
+            trimRatio: trimRatio ?? 1)
+    }
 }

@@ -14,6 +14,10 @@
 /// - Invariant: `ain` and `am` hold exactly the live slots, each tagged with its queue; `ainCost`
 ///   and `amCost` are the sums of their entries' costs.
 public struct TwoQPolicy: EvictionPolicy {
+    public static let summary = "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
+    public static let storedShare: Double? = 0.25
+    public static let relativeCost = 1.6
+
     /// Ain's share of the capacity: entries costing more are not stored.
     let ainLimit: Int
     /// Am's share of the capacity (the rest).

@@ -6,6 +6,7 @@ import Testing
 /// LRU with its recency update broken: a hit no longer moves the entry, so it evicts in
 /// insertion order. The regression the gate must catch.
 struct LRUWithoutRecency: EvictionPolicy {
+    static let summary = "LRU whose hits change nothing (a deliberate regression)"
     private let links = SlotLinks()
     private var order = SlotList()
 
