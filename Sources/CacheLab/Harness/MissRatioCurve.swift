@@ -454,8 +454,8 @@ private final class StackGroup {
     private var latest: [Int32]
     /// The object marked at each logical time, or -1.
     private var owner: [Int32]
-    /// Fenwick tree over logical times (1-based): the cost marked at each.
-    private var tree: [Int]
+    /// The cost marked at each logical time.
+    private var tree: FenwickTree<Int>
     private var clock = 0
     private var marked = 0
     /// The logical time the current memory epoch began at (a relaunch of a memory tier).
@@ -467,7 +467,7 @@ private final class StackGroup {
         bytesAt = Array(repeating: 0, count: capacities.count)
         latest = []
         owner = Array(repeating: -1, count: 1024)
-        tree = Array(repeating: 0, count: 1025)
+        tree = FenwickTree(count: 1024)
     }
 
     private init(copying other: StackGroup, capacities: Range<Int>, counts: Range<Int>) {
@@ -506,7 +506,7 @@ private final class StackGroup {
         let previous = Int(latest[object])
         if previous >= 0 {
             if previous >= epochStart {
-                let between = marked &- prefixSum(through: previous + 1)
+                let between = marked &- tree.sum(before: previous + 1)
                 let scaled = scale < 1 ? Int((Double(between) / scale).rounded()) : between
                 let demand = cost &+ scaled
                 if demand <= all[capacities.upperBound - 1] {
@@ -515,12 +515,12 @@ private final class StackGroup {
                     bytesAt[index] &+= size
                 }
             }
-            add(at: previous + 1, -cost)
+            tree.add(-cost, at: previous)
             marked &-= cost
             owner[previous] = -1
         }
         if clock == owner.count { compact(costs: costs) }
-        add(at: clock + 1, cost)
+        tree.add(cost, at: clock)
         marked &+= cost
         latest[object] = Int32(clock)
         owner[clock] = Int32(object)
@@ -542,39 +542,15 @@ private final class StackGroup {
         }
         let size = max(1024, 2 * (live.count + 1))
         owner = Array(repeating: -1, count: size)
-        tree = Array(repeating: 0, count: size + 1)
+        var amounts = Array(repeating: 0, count: size)
         for (time, object) in live.enumerated() {
             latest[Int(object)] = Int32(time)
             owner[time] = object
-            tree[time + 1] = costs[Int(object)]
+            amounts[time] = costs[Int(object)]
         }
-        // A Fenwick tree built in place in O(n): each node passes its sum to its parent.
-        for node in 1..<tree.count {
-            let parent = node + (node & -node)
-            if parent < tree.count { tree[parent] &+= tree[node] }
-        }
+        tree = FenwickTree(amounts)
         clock = live.count
         epochStart = 0
-    }
-
-    @inline(__always)
-    private func prefixSum(through index: Int) -> Int {
-        var sum = 0
-        var node = index
-        while node > 0 {
-            sum &+= tree[node]
-            node &= node &- 1
-        }
-        return sum
-    }
-
-    @inline(__always)
-    private func add(at index: Int, _ amount: Int) {
-        var node = index
-        while node < tree.count {
-            tree[node] &+= amount
-            node &+= node & -node
-        }
     }
 }
 

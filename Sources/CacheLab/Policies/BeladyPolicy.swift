@@ -13,121 +13,45 @@
 /// libCacheSim's `Belady`, and miss counts match it in byte mode too.
 ///
 /// - Complexity: O(log n) access, insert and evict, for n entries; no allocation once grown.
-/// - Invariant: `heap[1...count]` holds exactly the live slots, `position[heap[i]] == i`, and no
-///   entry's next use is later than its parent's.
+/// - Invariant: the heap (`IndexedHeap`) holds exactly the live slots, and no entry's next use is
+///   later than its parent's.
 public struct BeladyPolicy: EvictionPolicy {
     public static let summary =
         "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
     public static let relativeCost = 3.0
     public static var needsFuture: Bool { true }
 
-    // heap[1...count] are slots; heap[0] is unused, as in libCacheSim's pqueue.
-    private let heap = SlotArray<Int32>(count: 1, filling: -1)
-    private let position = SlotArray<Int>(count: 0, filling: 0)
-    private let nextUse = SlotArray<Int64>(count: 0, filling: .max)
-    private var count = 0
+    /// Entries by next use, the farthest on top; ties moved as libCacheSim's pqueue moves them.
+    private var heap = IndexedHeap(filler: NextUse(Int64.max))
     // The next use of the request being served, until a hit or an insertion files it.
     private var pending = Int64.max
 
+    /// A next use as a rank: the later, the lower (the sooner evicted).
+    struct NextUse: Comparable {
+        var position: Int64
+        init(_ position: Int64) { self.position = position }
+        static func < (a: NextUse, b: NextUse) -> Bool { a.position > b.position }
+    }
+
     public init(configuration: CacheConfiguration) {}
 
-    public mutating func grow(to slotCount: Int) {
-        heap.grow(to: slotCount + 1, filling: -1)
-        position.grow(to: slotCount, filling: 0)
-        nextUse.grow(to: slotCount, filling: .max)
-    }
+    public mutating func grow(to slotCount: Int) { heap.grow(to: slotCount) }
 
     @inline(__always)
     public mutating func upcoming(nextUse use: Int64) { pending = use }
 
-    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
-        nextUse[slot] = pending
-        count += 1
-        heap[count] = slot
-        siftUp(count)
-    }
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) { heap.insert(slot, rank: NextUse(pending)) }
 
-    public mutating func accessed(_ slot: Int32) {
-        let old = nextUse[slot]
-        nextUse[slot] = pending
-        // libCacheSim's pqueue_change_priority: up if the key grew, else down (even if equal).
-        if old < pending { siftUp(position[slot]) } else { siftDown(position[slot]) }
-    }
+    public mutating func accessed(_ slot: Int32) { heap.update(slot, rank: NextUse(pending)) }
 
-    public mutating func removed(_ slot: Int32) {
-        let hole = position[slot]
-        let last = heap[count]
-        count -= 1
-        guard hole <= count else { return }
-        heap[hole] = last
-        position[last] = hole
-        // libCacheSim's pqueue_remove: up if the moved entry is later than the one removed.
-        if nextUse[slot] < nextUse[last] { siftUp(hole) } else { siftDown(hole) }
-    }
+    public mutating func removed(_ slot: Int32) { heap.remove(slot) }
 
-    public mutating func evict() -> Int32 {
-        let victim = heap[1]
-        let last = heap[count]
-        count -= 1
-        if count > 0 {
-            heap[1] = last
-            position[last] = 1
-            siftDown(1)
-        }
-        return victim
-    }
+    public mutating func evict() -> Int32 { heap.pop() }
 
-    public mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { heap.removeAll() }
 
-    public func checkedSlots() -> [Int32] {
-        var result: [Int32] = []
-        result.reserveCapacity(count)
-        for index in stride(from: 1, through: count, by: 1) {
-            let slot = heap[index]
-            precondition(
-                position[slot] == index, "Belady: slot \(slot) at heap \(index) thinks it is at \(position[slot])")
-            if index > 1 {
-                precondition(nextUse[heap[index / 2]] >= nextUse[slot], "Belady: heap order broken at \(index)")
-            }
-            result.append(slot)
-        }
-        return result
-    }
+    public func checkedSlots() -> [Int32] { heap.checkedSlots(name: "Belady") }
 
     /// The next use the policy has filed for `slot` (for tests).
-    func nextUse(of slot: Int32) -> Int64 { nextUse[slot] }
-
-    // Moves the entry at `start` up while its parent's next use is strictly earlier.
-    @inline(__always)
-    private mutating func siftUp(_ start: Int) {
-        var index = start
-        let moving = heap[index]
-        let key = nextUse[moving]
-        while index > 1, nextUse[heap[index / 2]] < key {
-            heap[index] = heap[index / 2]
-            position[heap[index]] = index
-            index /= 2
-        }
-        heap[index] = moving
-        position[moving] = index
-    }
-
-    // Moves the entry at `start` down while its later child's next use is strictly later.
-    @inline(__always)
-    private mutating func siftDown(_ start: Int) {
-        var index = start
-        let moving = heap[index]
-        let key = nextUse[moving]
-        while true {
-            var child = index * 2
-            guard child <= count else { break }
-            if child < count, nextUse[heap[child]] < nextUse[heap[child + 1]] { child += 1 }
-            guard key < nextUse[heap[child]] else { break }
-            heap[index] = heap[child]
-            position[heap[index]] = index
-            index = child
-        }
-        heap[index] = moving
-        position[moving] = index
-    }
+    func nextUse(of slot: Int32) -> Int64 { heap.rank(of: slot).position }
 }

@@ -16,7 +16,7 @@
 /// - Complexity: O(1) access and insert; evict O(1) amortized (every entry it moves or reinserts
 ///   was hit since it was last moved).
 /// - Invariant: `small` and `main` hold exactly the live slots, each tagged with its queue;
-///   `smallCost` and `mainCost` are the sums of their entries' costs.
+///   `small.cost` and `main.cost` are the sums of their entries' costs.
 public struct S3FIFOPolicy: EvictionPolicy {
     public static let summary = "small FIFO, main FIFO and ghost FIFO (libCacheSim S3FIFO)"
     public static let storedShare: Double? = 0.1
@@ -29,10 +29,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
     /// Hits in the small queue that send an entry to main instead of out.
     static let moveToMainThreshold = 2
     private let links = SlotLinks()
-    private var small = SlotList()
-    private var main = SlotList()
-    private var smallCost = 0
-    private var mainCost = 0
+    private var small = CostedList()
+    private var main = CostedList()
     private let queue = SlotArray<Queue>(count: 0, filling: .none)
     private let hits = SlotArray<Int>(count: 0, filling: 0)
     private let costs = SlotArray<Int>(count: 0, filling: 0)
@@ -79,7 +77,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         costs[slot] = cost
         keys[slot] = key
         hits[slot] = 0
-        if cameFromGhost || (!hasEvicted && smallCost >= smallLimit) {
+        if cameFromGhost || (!hasEvicted && small.cost >= smallLimit) {
             cameFromGhost = false
             join(slot, .main)
         } else {
@@ -95,7 +93,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     public mutating func prefetch(_ key: UInt64) { ghost?.prefetch(key) }
 
     @inline(__always)
-    public func victimHint() -> Int32 { mainCost > mainLimit || smallCost == 0 ? main.head : small.head }
+    public func victimHint() -> Int32 { main.cost > mainLimit || small.cost == 0 ? main.head : small.head }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
@@ -122,7 +120,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         hasEvicted = true
         while true {
             // Evicting from the small queue may only move its entries to main: then look again.
-            let victim = mainCost > mainLimit || smallCost == 0 ? evictMain() : evictSmall()
+            let victim = main.cost > mainLimit || small.cost == 0 ? evictMain() : evictSmall()
             if victim >= 0 { return victim }
         }
     }
@@ -130,25 +128,17 @@ public struct S3FIFOPolicy: EvictionPolicy {
     public mutating func removeAll() {
         small.removeAll()
         main.removeAll()
-        smallCost = 0
-        mainCost = 0
         ghost?.removeAll()
         cameFromGhost = false
         hasEvicted = false
     }
 
     public func checkedSlots() -> [Int32] {
-        small.checkInvariants(in: links, name: "S3-FIFO.small")
-        main.checkInvariants(in: links, name: "S3-FIFO.main")
         ghost?.checkInvariants(name: "S3-FIFO.ghost")
-        let inSmall = small.slots(in: links)
-        let inMain = main.slots(in: links)
+        let inSmall = small.checkedSlots(in: links, costs: costs, name: "S3-FIFO.small")
+        let inMain = main.checkedSlots(in: links, costs: costs, name: "S3-FIFO.main")
         precondition(inSmall.allSatisfy { queue[$0] == .small }, "S3-FIFO: a slot in small is not tagged small")
         precondition(inMain.allSatisfy { queue[$0] == .main }, "S3-FIFO: a slot in main is not tagged main")
-        let smallSum = inSmall.reduce(0) { $0 + costs[$1] }
-        let mainSum = inMain.reduce(0) { $0 + costs[$1] }
-        precondition(smallSum == smallCost, "S3-FIFO: small counts \(smallCost) but its entries cost \(smallSum)")
-        precondition(mainSum == mainCost, "S3-FIFO: main counts \(mainCost) but its entries cost \(mainSum)")
         return inSmall + inMain
     }
 
@@ -201,11 +191,9 @@ public struct S3FIFOPolicy: EvictionPolicy {
     private mutating func join(_ slot: Int32, _ target: Queue) {
         queue[slot] = target
         if target == .small {
-            small.append(slot, in: links)
-            smallCost += costs[slot]
+            small.append(slot, cost: costs[slot], in: links)
         } else {
-            main.append(slot, in: links)
-            mainCost += costs[slot]
+            main.append(slot, cost: costs[slot], in: links)
         }
     }
 
@@ -213,11 +201,9 @@ public struct S3FIFOPolicy: EvictionPolicy {
     private mutating func leave(_ slot: Int32) {
         switch queue[slot] {
         case .small:
-            small.remove(slot, in: links)
-            smallCost -= costs[slot]
+            small.remove(slot, cost: costs[slot], in: links)
         case .main:
-            main.remove(slot, in: links)
-            mainCost -= costs[slot]
+            main.remove(slot, cost: costs[slot], in: links)
         case .none:
             preconditionFailure("S3-FIFO: slot \(slot) is in no queue")
         }

@@ -11,8 +11,8 @@
 /// `TwoQ` exactly.
 ///
 /// - Complexity: O(1) access, insert and evict (intrusive lists; ghosts in a `GhostFIFO`).
-/// - Invariant: `ain` and `am` hold exactly the live slots, each tagged with its queue; `ainCost`
-///   and `amCost` are the sums of their entries' costs.
+/// - Invariant: `ain` and `am` hold exactly the live slots, each tagged with its queue; `ain.cost`
+///   and `am.cost` are the sums of their entries' costs.
 public struct TwoQPolicy: EvictionPolicy {
     public static let summary = "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
     public static let storedShare: Double? = 0.25
@@ -23,10 +23,8 @@ public struct TwoQPolicy: EvictionPolicy {
     /// Am's share of the capacity (the rest).
     let amLimit: Int
     private let links = SlotLinks()
-    private var ain = SlotList()
-    private var am = SlotList()
-    private var ainCost = 0
-    private var amCost = 0
+    private var ain = CostedList()
+    private var am = CostedList()
     private let queue = SlotArray<Queue>(count: 0, filling: .none)
     private let costs = SlotArray<Int>(count: 0, filling: 0)
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)
@@ -63,7 +61,7 @@ public struct TwoQPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func victimBeforeInsert(cost: Int) -> Int32? {
         // Am is a cache of its own in libCacheSim: it makes room within its share first.
-        guard cameFromAout, amCost + cost > amLimit, !am.isEmpty else { return nil }
+        guard cameFromAout, am.cost + cost > amLimit, !am.isEmpty else { return nil }
         return take(am.head)
     }
 
@@ -74,12 +72,10 @@ public struct TwoQPolicy: EvictionPolicy {
         if cameFromAout {
             cameFromAout = false
             queue[slot] = .am
-            am.append(slot, in: links)
-            amCost += cost
+            am.append(slot, cost: cost, in: links)
         } else {
             queue[slot] = .ain
-            ain.append(slot, in: links)
-            ainCost += cost
+            ain.append(slot, cost: cost, in: links)
         }
     }
 
@@ -94,7 +90,7 @@ public struct TwoQPolicy: EvictionPolicy {
 
     @inline(__always)
     public func victimHint() -> Int32 {
-        ain.isEmpty || (amCost > 0 && ainCost <= ainLimit) ? am.head : ain.head
+        ain.isEmpty || (am.cost > 0 && ain.cost <= ainLimit) ? am.head : ain.head
     }
 
     @inline(__always)
@@ -121,7 +117,7 @@ public struct TwoQPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func evict() -> Int32 {
         // (An empty Ain happens only with entries of cost 0, where libCacheSim would crash.)
-        if ain.isEmpty || (amCost > 0 && ainCost <= ainLimit) { return take(am.head) }
+        if ain.isEmpty || (am.cost > 0 && ain.cost <= ainLimit) { return take(am.head) }
         let victim = take(ain.head)
         aout.add(keys[victim], cost: costs[victim])
         return victim
@@ -130,24 +126,16 @@ public struct TwoQPolicy: EvictionPolicy {
     public mutating func removeAll() {
         ain.removeAll()
         am.removeAll()
-        ainCost = 0
-        amCost = 0
         aout.removeAll()
         cameFromAout = false
     }
 
     public func checkedSlots() -> [Int32] {
-        ain.checkInvariants(in: links, name: "2Q.Ain")
-        am.checkInvariants(in: links, name: "2Q.Am")
         aout.checkInvariants(name: "2Q.Aout")
-        let inAin = ain.slots(in: links)
-        let inAm = am.slots(in: links)
+        let inAin = ain.checkedSlots(in: links, costs: costs, name: "2Q.Ain")
+        let inAm = am.checkedSlots(in: links, costs: costs, name: "2Q.Am")
         precondition(inAin.allSatisfy { queue[$0] == .ain }, "2Q: a slot in Ain is not tagged Ain")
         precondition(inAm.allSatisfy { queue[$0] == .am }, "2Q: a slot in Am is not tagged Am")
-        let ainSum = inAin.reduce(0) { $0 + costs[$1] }
-        let amSum = inAm.reduce(0) { $0 + costs[$1] }
-        precondition(ainSum == ainCost, "2Q: Ain counts \(ainCost) but its entries cost \(ainSum)")
-        precondition(amSum == amCost, "2Q: Am counts \(amCost) but its entries cost \(amSum)")
         return inAin + inAm
     }
 
@@ -164,11 +152,9 @@ public struct TwoQPolicy: EvictionPolicy {
     private mutating func take(_ slot: Int32) -> Int32 {
         switch queue[slot] {
         case .ain:
-            ain.remove(slot, in: links)
-            ainCost -= costs[slot]
+            ain.remove(slot, cost: costs[slot], in: links)
         case .am:
-            am.remove(slot, in: links)
-            amCost -= costs[slot]
+            am.remove(slot, cost: costs[slot], in: links)
         case .none:
             preconditionFailure("2Q: slot \(slot) is in no queue")
         }

@@ -79,7 +79,7 @@ public struct ReuseProfile: Sendable, Equatable {
         var reReferencesAt = [Int](repeating: 0, count: unique + 1)
         var byteDemands = [Int](repeating: 0, count: count - unique)
         var latest = [ObjectState](repeating: ObjectState(position: -1, reused: false), count: unique)
-        var tree = [Node](repeating: Node(objects: 0, bytes: 0), count: count + 1)
+        var tree = FenwickTree<Node>(count: count)
         var reusedObjects = 0
         var distanceSum = 0
         var byteDistanceSum = 0.0
@@ -89,40 +89,38 @@ public struct ReuseProfile: Sendable, Equatable {
                 reReferencesAt.withUnsafeMutableBufferPointer { histogram in
                     byteDemands.withUnsafeMutableBufferPointer { demands in
                         latest.withUnsafeMutableBufferPointer { latest in
-                            tree.withUnsafeMutableBufferPointer { tree in
-                                // Marks in the tree: one per object seen so far, and their sizes.
-                                var marked = 0
-                                var markedBytes = 0
-                                var reReference = 0
-                                for position in 0..<count {
-                                    let object = Int(objectIDs[position])
-                                    let size = sizes[position]
-                                    let previous = Int(latest[object].position)
-                                    if previous >= 0 {
-                                        // Marks up to and including `previous` (its own among them);
-                                        // every other mark lies strictly between it and now.
-                                        let before = Self.prefixSum(tree, through: previous + 1)
-                                        let distance = marked - before.objects
-                                        let byteDistance = markedBytes - before.bytes
-                                        histogram[distance + 1] &+= 1
-                                        demands[reReference] = byteDistance &+ size
-                                        reReference &+= 1
-                                        distanceSum &+= distance
-                                        byteDistanceSum += Double(byteDistance)
-                                        if !latest[object].reused {
-                                            latest[object].reused = true
-                                            reusedObjects &+= 1
-                                        }
-                                        let previousSize = sizes[previous]
-                                        Self.add(tree, at: previous + 1, objects: -1, bytes: -previousSize)
-                                        marked &-= 1
-                                        markedBytes &-= previousSize
+                            // Marks in the tree: one per object seen so far, and their sizes.
+                            var marked = 0
+                            var markedBytes = 0
+                            var reReference = 0
+                            for position in 0..<count {
+                                let object = Int(objectIDs[position])
+                                let size = sizes[position]
+                                let previous = Int(latest[object].position)
+                                if previous >= 0 {
+                                    // Marks up to and including `previous` (its own among them);
+                                    // every other mark lies strictly between it and now.
+                                    let before = tree.sum(before: previous + 1)
+                                    let distance = marked - before.objects
+                                    let byteDistance = markedBytes - before.bytes
+                                    histogram[distance + 1] &+= 1
+                                    demands[reReference] = byteDistance &+ size
+                                    reReference &+= 1
+                                    distanceSum &+= distance
+                                    byteDistanceSum += Double(byteDistance)
+                                    if !latest[object].reused {
+                                        latest[object].reused = true
+                                        reusedObjects &+= 1
                                     }
-                                    Self.add(tree, at: position + 1, objects: 1, bytes: size)
-                                    marked &+= 1
-                                    markedBytes &+= size
-                                    latest[object].position = Int32(position)
+                                    let previousSize = sizes[previous]
+                                    tree.add(Node(objects: -1, bytes: -previousSize), at: previous)
+                                    marked &-= 1
+                                    markedBytes &-= previousSize
                                 }
+                                tree.add(Node(objects: 1, bytes: size), at: position)
+                                marked &+= 1
+                                markedBytes &+= size
+                                latest[object].position = Int32(position)
                             }
                         }
                     }
@@ -243,10 +241,15 @@ public struct ReuseProfile: Sendable, Equatable {
 }
 
 extension ReuseProfile {
-    /// A Fenwick tree node: the marks and their bytes over the node's range of positions.
-    struct Node {
+    /// What the Fenwick tree sums: marks and their bytes.
+    struct Node: AdditiveArithmetic {
         var objects: Int
         var bytes: Int
+
+        static let zero = Node(objects: 0, bytes: 0)
+
+        static func + (a: Node, b: Node) -> Node { Node(objects: a.objects &+ b.objects, bytes: a.bytes &+ b.bytes) }
+        static func - (a: Node, b: Node) -> Node { Node(objects: a.objects &- b.objects, bytes: a.bytes &- b.bytes) }
     }
 
     /// Per object: the position of its latest request so far, and whether it was requested again.
@@ -274,29 +277,5 @@ extension ReuseProfile {
             }
         }
         return (ids, index.count)
-    }
-
-    /// Sums of the marks and their bytes at tree positions `1...end` (1-based).
-    @inline(__always)
-    static func prefixSum(_ tree: UnsafeMutableBufferPointer<Node>, through end: Int) -> Node {
-        var sum = Node(objects: 0, bytes: 0)
-        var node = end
-        while node > 0 {
-            sum.objects &+= tree[node].objects
-            sum.bytes &+= tree[node].bytes
-            node &= node &- 1
-        }
-        return sum
-    }
-
-    /// Adds to the marks and bytes at tree position `start` (1-based).
-    @inline(__always)
-    static func add(_ tree: UnsafeMutableBufferPointer<Node>, at start: Int, objects: Int, bytes: Int) {
-        var node = start
-        while node < tree.count {
-            tree[node].objects &+= objects
-            tree[node].bytes &+= bytes
-            node &+= node & -node
-        }
     }
 }

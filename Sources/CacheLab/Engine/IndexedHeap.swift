@@ -1,0 +1,140 @@
+/// A binary min-heap of slots by rank, with each slot's position kept beside it so a slot's rank
+/// can change and a slot can leave from anywhere: the priority queue of Belady, GDSF, LFUDA and
+/// every policy that evicts the lowest of a computed rank.
+///
+/// It moves entries exactly as libCacheSim's `pqueue` does, so that policies whose ranks tie
+/// (Belady's objects never used again) evict the same entry as libCacheSim: 1-based positions;
+/// an entry rises while strictly below its parent and sinks while a child is strictly below it,
+/// the right child chosen only when strictly below the left; a changed rank rises when it fell
+/// and sinks otherwise (even when equal); the entry moved into a removed one's place rises when
+/// it ranks strictly below the removed one and sinks otherwise.
+///
+/// - Complexity: O(log n) insert, update, remove and pop; O(1) top. No allocation once grown.
+/// - Invariant: `heap[1...count]` holds exactly the slots in the heap, `position[heap[i]] == i`,
+///   and no entry ranks strictly below its parent.
+struct IndexedHeap<Rank: Comparable> {
+    // heap[0] is unused, as in libCacheSim's pqueue.
+    private let heap = SlotArray<Int32>(count: 1, filling: -1)
+    private let position = SlotArray<Int>(count: 0, filling: 0)
+    private let ranks: SlotArray<Rank>
+    /// What the ranks of slots not in the heap hold (never read).
+    private let filler: Rank
+    private(set) var count = 0
+
+    /// An empty heap; `filler` fills the ranks of slots not in it.
+    init(filler: Rank) {
+        self.filler = filler
+        ranks = SlotArray(count: 0, filling: filler)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The slot that ranks lowest (the next to pop), or -1 when empty.
+    var top: Int32 { count > 0 ? heap[1] : -1 }
+
+    /// Makes room for slots `0..<slotCount`.
+    func grow(to slotCount: Int) {
+        heap.grow(to: slotCount + 1, filling: -1)
+        position.grow(to: slotCount, filling: 0)
+        ranks.grow(to: slotCount, filling: filler)
+    }
+
+    /// The rank filed for `slot` (meaningful while it is in the heap).
+    @inline(__always)
+    func rank(of slot: Int32) -> Rank { ranks[slot] }
+
+    /// Adds `slot`, which is not in the heap, at `rank`.
+    @inline(__always)
+    mutating func insert(_ slot: Int32, rank: Rank) {
+        ranks[slot] = rank
+        count += 1
+        heap[count] = slot
+        position[slot] = count
+        siftUp(count)
+    }
+
+    /// Files `rank` for `slot`, which is in the heap, and moves it.
+    @inline(__always)
+    mutating func update(_ slot: Int32, rank: Rank) {
+        let old = ranks[slot]
+        ranks[slot] = rank
+        if rank < old { siftUp(position[slot]) } else { siftDown(position[slot]) }
+    }
+
+    /// Takes `slot`, which is in the heap, out of it.
+    @inline(__always)
+    mutating func remove(_ slot: Int32) {
+        let hole = position[slot]
+        let last = heap[count]
+        count -= 1
+        guard hole <= count else { return }
+        heap[hole] = last
+        position[last] = hole
+        if ranks[last] < ranks[slot] { siftUp(hole) } else { siftDown(hole) }
+    }
+
+    /// Takes the lowest-ranked slot out and returns it. The heap must not be empty.
+    @inline(__always)
+    mutating func pop() -> Int32 {
+        let victim = heap[1]
+        let last = heap[count]
+        count -= 1
+        if count > 0 {
+            heap[1] = last
+            position[last] = 1
+            siftDown(1)
+        }
+        return victim
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    /// The slots in heap order, after checking the invariant (stops with a message naming
+    /// `name` if it is broken).
+    func checkedSlots(name: String) -> [Int32] {
+        var result: [Int32] = []
+        result.reserveCapacity(count)
+        for index in stride(from: 1, through: count, by: 1) {
+            let slot = heap[index]
+            precondition(
+                position[slot] == index, "\(name): slot \(slot) at heap \(index) thinks it is at \(position[slot])")
+            if index > 1 {
+                precondition(!(ranks[slot] < ranks[heap[index / 2]]), "\(name): heap order broken at \(index)")
+            }
+            result.append(slot)
+        }
+        return result
+    }
+
+    @inline(__always)
+    private mutating func siftUp(_ start: Int) {
+        var index = start
+        let moving = heap[index]
+        let rank = ranks[moving]
+        while index > 1, rank < ranks[heap[index / 2]] {
+            heap[index] = heap[index / 2]
+            position[heap[index]] = index
+            index /= 2
+        }
+        heap[index] = moving
+        position[moving] = index
+    }
+
+    @inline(__always)
+    private mutating func siftDown(_ start: Int) {
+        var index = start
+        let moving = heap[index]
+        let rank = ranks[moving]
+        while true {
+            var child = index * 2
+            guard child <= count else { break }
+            if child < count, ranks[heap[child + 1]] < ranks[heap[child]] { child += 1 }
+            guard ranks[heap[child]] < rank else { break }
+            heap[index] = heap[child]
+            position[heap[index]] = index
+            index = child
+        }
+        heap[index] = moving
+        position[moving] = index
+    }
+}
