@@ -167,6 +167,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     /// The victim hint the last prefetch saw.
     private var lastVictimHint: Int32 = -1
     private(set) var policy: Policy
+    /// The random numbers of the policy and the admission filter, one stream as libCacheSim's.
+    let random: LehmerRandom
     // With a TTL every entry's expiry is `now + ttl` at insertion (fixed) or at its last use
     // (sliding), so insertion or use order is expiry order: one list, oldest first.
     private let expiryLinks = SlotLinks()
@@ -183,7 +185,9 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     init(configuration: CacheConfiguration, expectedCount: Int) {
         self.configuration = configuration
         self.lowWaterMark = configuration.lowWaterMark
+        self.random = LehmerRandom(seed: configuration.randomSeed)
         self.policy = Policy(configuration: configuration)
+        policy.share(random)
         self.index = SlotIndex(minimumCapacity: max(expectedCount, 16))
         reserveSlots(max(expectedCount, 16))
     }

@@ -25,6 +25,9 @@ public struct CacheConfiguration: Sendable, Equatable, Codable {
     /// When an insertion overflows the capacity, evict down to `trimRatio × capacity` (the
     /// low-water mark) instead of just enough to fit. 1 means "just enough".
     public var trimRatio: Double
+    /// Where the random numbers of a randomized policy and of the admission filter start
+    /// (`LehmerRandom`): libCacheSim's seed unless a run asks for another.
+    public var randomSeed: UInt64 = LehmerRandom.libCacheSimSeed
 
     public init(
         capacity: Int,

@@ -43,6 +43,11 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// in a list). A hint: nothing may change.
     mutating func prefetchHit(_ slot: Int32, settled: Bool)
 
+    /// The cache's random numbers, shared with its admission filter (`LehmerRandom`): called once,
+    /// right after `init`, before any other call. A randomized policy keeps it and draws from it
+    /// where libCacheSim draws (a policy that draws when it is made draws here).
+    mutating func share(_ random: LehmerRandom)
+
     /// Makes room for slot numbers `0..<slotCount`. Called before any slot in that range is used.
     mutating func grow(to slotCount: Int)
 
@@ -103,6 +108,8 @@ public enum Admission: Sendable, Equatable {
 
 extension EvictionPolicy {
     public static var needsFuture: Bool { false }
+
+    public mutating func share(_ random: LehmerRandom) {}
 
     @inline(__always)
     public mutating func upcoming(nextUse: Int64) {}

@@ -1,0 +1,28 @@
+/// libCacheSim's random numbers: Lehmer's multiplicative generator on 128 bits (multiplier
+/// 0xda942042e4dd58b5, the high 64 bits drawn), started at 0xdeadbeef as libCacheSim starts
+/// every thread. A cache's randomized policy and its admission filter draw from one stream, as
+/// libCacheSim's do from its thread's, so a run makes libCacheSim's choices draw for draw.
+///
+/// A reference, shared by the engine, its policy and its admission filter; one owner thread.
+public final class LehmerRandom {
+    /// Where libCacheSim's generator starts in every thread.
+    public static let libCacheSimSeed: UInt64 = 0xdead_beef
+    static let multiplier: UInt64 = 0xda94_2042_e4dd_58b5
+
+    private var high: UInt64 = 0
+    private var low: UInt64
+
+    /// A generator whose 128-bit state starts at `seed`.
+    public init(seed: UInt64 = libCacheSimSeed) {
+        low = seed
+    }
+
+    /// The next draw.
+    @inline(__always)
+    public func next() -> UInt64 {
+        let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
+        low = product
+        high = high &* Self.multiplier &+ carry
+        return high
+    }
+}

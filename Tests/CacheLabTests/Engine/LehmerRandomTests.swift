@@ -1,0 +1,25 @@
+import Testing
+
+@testable import CacheLab
+
+@Suite("LehmerRandom: libCacheSim's generator")
+struct LehmerRandomTests {
+    @Test func theFirstDrawsAreLibCacheSims() {
+        // libCacheSim 0.3.5's next_rand() in a fresh thread (state 0xdeadbeef)
+        let random = LehmerRandom()
+        #expect(
+            (0..<5).map { _ in random.next() } == [
+                3_189_820_697, 6_199_708_794_445_739_982, 10_757_353_228_193_073_621,
+                1_199_574_385_585_699_432, 1_443_071_350_103_987_160,
+            ])
+    }
+
+    @Test func aSeedStartsAnotherStream() {
+        let a = LehmerRandom(seed: 1)
+        let b = LehmerRandom(seed: 1)
+        let c = LehmerRandom(seed: 2)
+        let drawsA = (0..<3).map { _ in a.next() }
+        #expect(drawsA == (0..<3).map { _ in b.next() })
+        #expect(drawsA != (0..<3).map { _ in c.next() })
+    }
+}
