@@ -59,6 +59,8 @@ struct CompareCommand: AsyncParsableCommand {
     @Option(help: "Start the lifetime at insertion (fixed) or at the last use (sliding).")
     var ttlMode: TTLMode = .fixed
 
+    @OptionGroup(title: "Admission") var admission: AdmissionOptions
+
     @Option(help: "Count capacity in bytes, or in objects (every object costs 1).")
     var sizeMode: SizeMode = .bytes
 
@@ -110,7 +112,7 @@ struct CompareCommand: AsyncParsableCommand {
         let sources = try traceSet.sources()
         let request = Comparison.Request(
             policies: try policies(), ttls: try ttls(), ttlMode: ttlMode, sizeMode: sizeMode, tier: tier,
-            network: network.network)
+            network: network.network, admissions: try admission.filters())
         let capacities = try capacities.list(defaultPoints: 12)
         let plan = try Comparison.sweep(
             sources.map { Comparison.Subject(source: $0, capacities: capacities) }, request,
@@ -122,7 +124,7 @@ struct CompareCommand: AsyncParsableCommand {
             return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "compare")
         }
         Output.status(
-            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes on \(sources.count) traces: \(plan.cells.count) replays (Belady's included), one pass per trace, on \(jobs.jobs) cores"
+            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes × \(request.admissions.count) admission filters on \(sources.count) traces: \(plan.cells.count) replays (Belady's included), one pass per trace, on \(jobs.jobs) cores"
         )
         let results = plan.manifest.runs(try await Execution.sweep(plan, jobs: jobs, what: "compare"))
         let liveRuns = live ? try await replayLive(sources, Comparison.rankings(results), request) : []
@@ -165,7 +167,8 @@ struct CompareCommand: AsyncParsableCommand {
                 ClientConfiguration(
                     name: policy.rawValue, memory: nil,
                     disk: TierConfiguration(
-                        policy: policy, capacity: capacity, ttl: request.ttls[0], ttlMode: request.ttlMode),
+                        policy: policy, capacity: capacity, ttl: request.ttls[0], ttlMode: request.ttlMode,
+                        admission: request.admissions[0]),
                     sizeMode: .bytes, network: request.network)
             }
             let verified = try await LiveServer.verify(

@@ -83,6 +83,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Two tiers") var clients: ClientOptions
 
+    @OptionGroup(title: "Admission") var admission: AdmissionOptions
+
     @Option(
         help: ArgumentHelp(
             "sim: the simulator (fast, modelled latency); live: the real client pipeline against a fixture server."))
@@ -184,7 +186,7 @@ struct RunCommand: AsyncParsableCommand {
             capacities: try capacities.list(defaultPoints: 10, defaultList: trace == nil ? "512KiB" : "10%"),
             sizeMode: sizeMode, ttl: try ttlMilliseconds(), ttlMode: ttlMode, trimRatio: trimRatio,
             network: network.network, tier: tier, latency: latency, versusOptimum: vsOpt,
-            clients: try clients.requests(), memoryCost: clients.memoryCost)
+            clients: try clients.requests(), memoryCost: clients.memoryCost, admission: try admission.filter())
     }
 
     /// Replays every configuration asked for through the real pipeline, one after another.

@@ -197,6 +197,7 @@ final class LiveDriver {
         run.delayedLatencyShare = total.sum == 0 ? 0 : Double(latencies[.delayed]?.sum ?? 0) / Double(total.sum)
         run.mode = .live
         run.evictions = counters.evictions
+        run.notAdmitted = counters.notAdmitted
         run.expirations = counters.expirations
         run.pins = counters.pins
         run.memoryPeakCost = counters.peakMemoryCost

@@ -6,6 +6,7 @@ struct TierCounters {
     var stats = ImagePipeline.Stats()
     var evictions = 0
     var expirations = 0
+    var notAdmitted = 0
     var pins = PinSummary()
     var peakMemoryCost = 0
     var peakDiskBytes = 0
@@ -15,6 +16,7 @@ struct TierCounters {
         let holdings = await pipeline.holdings
         evictions += holdings.evictions
         expirations += holdings.expirations
+        notAdmitted += holdings.notAdmitted
         pins.addLaunch(holdings.pins)
         peakMemoryCost = max(peakMemoryCost, holdings.peakMemoryCost)
         peakDiskBytes = max(peakDiskBytes, holdings.peakDiskBytes)

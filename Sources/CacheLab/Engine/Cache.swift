@@ -37,6 +37,8 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     public var evictions: Int { core.pointee.evictions }
     /// Entries removed because their lifetime was over.
     public var expirations: Int { core.pointee.expirations }
+    /// Misses the admission filter refused (`CacheConfiguration.admission`).
+    public var notAdmitted: Int { core.pointee.notAdmitted }
 
     /// Whether `key` is stored (expired or not), without touching the policy.
     public func contains(_ key: Key) -> Bool { core.pointee.contains(key) }
@@ -58,13 +60,29 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     @inline(__always)
     public func value(forKey key: Key, at now: Int64) -> Value? {
-        core.pointee.value(forKey: key, at: now)
+        core.pointee.value(forKey: key, at: now, requestSize: nil)
     }
 
+    /// `value(forKey:at:)` for a request of `size` bytes: an admission filter that counts every
+    /// request (AdaptSize) counts a hit at the request's size rather than the stored one, as
+    /// libCacheSim does. The simulator's lookup.
+    @inline(__always)
+    public func value(forKey key: Key, size: Int, at now: Int64) -> Value? {
+        core.pointee.value(forKey: key, at: now, requestSize: size)
+    }
+
+    /// Stores `value` (a download, a miss filled): the admission filter, if any, may refuse it.
     @inline(__always)
     @discardableResult
     public func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
-        core.pointee.insert(value, forKey: key, size: size, at: now)
+        core.pointee.insert(value, forKey: key, size: size, at: now, filtered: true)
+    }
+
+    /// Stores again an entry the tier held before (rebuilt at a relaunch, a favourite let go): as
+    /// `insert`, but past the admission filter, which admitted it once.
+    @discardableResult
+    public func restore(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
+        core.pointee.insert(value, forKey: key, size: size, at: now, filtered: false)
     }
 
     /// Inserts an entry whose key the caller knows is absent (a lookup just missed): the same
@@ -72,13 +90,18 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     @inline(__always)
     @discardableResult
     public func insertAfterMiss(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
-        core.pointee.insertAbsent(value, forKey: key, size: size, at: now)
+        core.pointee.insertAbsent(value, forKey: key, size: size, at: now, filtered: true)
     }
 
     @discardableResult
     public func removeValue(forKey key: Key) -> Value? { core.pointee.removeValue(forKey: key) }
 
     public func removeAll() { core.pointee.removeAll() }
+
+    /// A relaunch of the app: the admission filter forgets what it saw, and the random stream it
+    /// shares with the policy starts again, as in a new engine (a filter's memory lives for one
+    /// launch). Entries are left as they are.
+    public func restartAdmission() { core.pointee.restartAdmission() }
 
     /// A sweep, as image libraries run at launch or in the background: removes the expired
     /// entries, then, if the total cost is over `limit`, evicts in the policy's order down to
@@ -151,6 +174,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private(set) var evictions = 0
     /// Entries removed because their lifetime was over.
     private(set) var expirations = 0
+    /// Misses the admission filter refused.
+    private(set) var notAdmitted = 0
+    /// The admission filter at work, if the configuration names one.
+    private var gate: AdmissionGate?
 
     /// What the engine keeps per slot, side by side so one cache line serves a request.
     struct Entry {
@@ -185,8 +212,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     init(configuration: CacheConfiguration, expectedCount: Int) {
         self.configuration = configuration
         self.lowWaterMark = configuration.lowWaterMark
-        self.random = LehmerRandom(seed: configuration.randomSeed)
+        let random = LehmerRandom(seed: configuration.randomSeed)
+        self.random = random
         self.policy = Policy(configuration: configuration)
+        gate = configuration.admission.map { AdmissionGate($0, random: random) }
         policy.share(random)
         self.index = SlotIndex(minimumCapacity: max(expectedCount, 16))
         reserveSlots(max(expectedCount, 16))
@@ -246,9 +275,13 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         return slot >= 0 && (configuration.ttl == nil || entries[slot].expiry > now)
     }
 
-    mutating func value(forKey key: Key, at now: Int64) -> Value? {
+    mutating func value(forKey key: Key, at now: Int64, requestSize: Int?) -> Value? {
         let slot = index.slot(for: key)
         guard slot >= 0 else { return nil }
+        if let gate, gate.observes, configuration.ttl == nil || entries[slot].expiry > now {
+            let cost = requestSize.map { configuration.cost(ofSize: $0) } ?? entries[slot].cost
+            gate.observe(key.hashBits, cost: cost, capacity: configuration.capacity)
+        }
         if let ttl = configuration.ttl {
             if entries[slot].expiry <= now {
                 expirations += 1
@@ -267,18 +300,28 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     }
 
     @discardableResult
-    mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
+    mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
         let existing = index.slot(for: key)
         if existing >= 0 { removeSlot(existing, notifyPolicy: true, reason: nil) }
-        return insertAbsent(value, forKey: key, size: size, at: now)
+        return insertAbsent(value, forKey: key, size: size, at: now, filtered: filtered)
     }
 
     /// `insert` for a key known to be absent (the simulator, right after a miss): one probe less.
+    /// `filtered`: the admission filter is asked (a miss), not bypassed (a restored entry).
     @inline(__always)
-    mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64) -> Bool {
+    mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
         assert(index.slot(for: key) < 0, "insertAbsent: the key is present")
         let cost = configuration.cost(ofSize: size)
         let admission = policy.admit(key.hashBits, cost: cost)
+        if filtered, let gate {
+            // As libCacheSim: the request is counted, then the filter asked before any size check.
+            if gate.observes { gate.observe(key.hashBits, cost: cost, capacity: configuration.capacity) }
+            if !gate.admits(key.hashBits, cost: cost) {
+                notAdmitted += 1
+                if admission != .reject { policy.notStored() }
+                return false
+            }
+        }
         guard admission != .reject, cost <= configuration.capacity else { return false }
         if totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) { return false }
         guard admission == .store else { return false }
@@ -305,6 +348,11 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         let value = values[slot]
         removeSlot(slot, notifyPolicy: true, reason: nil)
         return value
+    }
+
+    mutating func restartAdmission() {
+        random.reseed(configuration.randomSeed)
+        gate = configuration.admission.map { AdmissionGate($0, random: random) }
     }
 
     mutating func removeAll() {

@@ -28,6 +28,8 @@ public struct CacheConfiguration: Sendable, Equatable, Codable {
     /// Where the random numbers of a randomized policy and of the admission filter start
     /// (`LehmerRandom`): libCacheSim's seed unless a run asks for another.
     public var randomSeed: UInt64 = LehmerRandom.libCacheSimSeed
+    /// The admission filter in front of the policy, if any: a miss it refuses is not stored.
+    public var admission: AdmissionFilter?
 
     public init(
         capacity: Int,

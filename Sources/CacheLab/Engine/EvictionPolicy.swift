@@ -72,6 +72,11 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// nil, and removes each as evicted.
     mutating func pendingVictim() -> Int32?
 
+    /// The miss `admit` was last asked about will not be stored after all: the cache's admission
+    /// filter refused it. A policy holding state for the newcomer (GDSF's rank, where a ghost hit
+    /// sends it) lets it go; what `admit` did as libCacheSim's lookup (a ghost taken out) stays.
+    mutating func notStored()
+
     /// A new entry for `key` was stored in `slot`, costing `cost`.
     mutating func inserted(_ slot: Int32, key: UInt64, cost: Int)
 
@@ -131,6 +136,8 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func victimBeforeInsert(cost: Int) -> Int32? { nil }
+
+    public mutating func notStored() {}
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { nil }

@@ -17,6 +17,12 @@ public final class LehmerRandom {
         low = seed
     }
 
+    /// Starts the stream again at `seed`.
+    public func reseed(_ seed: UInt64) {
+        high = 0
+        low = seed
+    }
+
     /// The next draw.
     @inline(__always)
     public func next() -> UInt64 {

@@ -13,10 +13,12 @@ public struct TierConfiguration: Sendable, Equatable, Codable {
     /// The most one entry may cost to be stored in a memory tier (Nuke's: under 10 % of the
     /// limit); nil: anything up to the capacity.
     public var largestEntry: Int?
+    /// The admission filter in front of the tier's policy; nil: every miss is stored.
+    public var admission: AdmissionFilter?
 
     public init(
         policy: PolicyKind, capacity: Int, ttl: Int64? = nil, ttlMode: TTLMode = .fixed, trimRatio: Double? = nil,
-        pinBudget: Int? = nil, largestEntry: Int? = nil
+        pinBudget: Int? = nil, largestEntry: Int? = nil, admission: AdmissionFilter? = nil
     ) {
         precondition(pinBudget.map { $0 >= 0 } ?? true, "a pin budget cannot be negative")
         self.policy = policy
@@ -26,6 +28,7 @@ public struct TierConfiguration: Sendable, Equatable, Codable {
         self.trimRatio = trimRatio
         self.pinBudget = pinBudget
         self.largestEntry = largestEntry
+        self.admission = admission
     }
 
     /// The pin budget in force: `pinBudget`, or the capacity.

@@ -79,8 +79,10 @@ extension ClientConfiguration {
     }
 
     private func limits(_ tier: TierConfiguration, hard: Bool) -> CacheConfiguration {
-        tier.policy.configuration(
+        var limits = tier.policy.configuration(
             capacity: hard ? tier.capacity : 1 << 50, sizeMode: sizeMode, ttl: tier.ttl, ttlMode: tier.ttlMode,
             trimRatio: hard ? tier.trimRatio : 1)
+        limits.admission = tier.admission
+        return limits
     }
 }

@@ -222,6 +222,8 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 result.relaunches += 1
                 downloads.removeAll()
                 memoryCache?.removeAll()
+                memoryCache?.restartAdmission()
+                diskCache?.restartAdmission()
                 memoryPins.removeAll()
                 if let diskCache {
                     persisted?.rebuild(diskCache, keeping: diskPins)
@@ -240,10 +242,10 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 result.favouriteEvents += 1
                 wanted.remove(key)
                 if let entry = memoryPins.remove(key) {
-                    memoryCache?.insert(entry.size, forKey: key, size: entry.size, at: event.time)
+                    memoryCache?.restore(entry.size, forKey: key, size: entry.size, at: event.time)
                 }
                 if let entry = diskPins.remove(key), let diskCache {
-                    if diskCache.insert(entry.size, forKey: key, size: entry.size, at: event.time) {
+                    if diskCache.restore(entry.size, forKey: key, size: entry.size, at: event.time) {
                         persisted?.used(key, size: entry.size, at: event.time)
                     } else {
                         persisted?.forget(key)
@@ -258,6 +260,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         tally.apply(to: &result)
         result.evictions = (memoryCache?.evictions ?? 0) + (diskCache?.evictions ?? 0)
         result.expirations = (memoryCache?.expirations ?? 0) + (diskCache?.expirations ?? 0)
+        result.notAdmitted = (memoryCache?.notAdmitted ?? 0) + (diskCache?.notAdmitted ?? 0)
         result.pins = PinSummary(memory: memoryPins, disk: diskPins)
         result.memoryPeakCost = memoryPeak
         result.diskPeakBytes = diskPeak
@@ -306,7 +309,7 @@ private final class PersistedOrder<Key: CacheKey> {
         for key in keys {
             // Reading in order re-touches every key in the same order: the recency list is unchanged.
             guard let use = recency.value(forKey: key, at: 0), !pins.contains(key) else { continue }
-            if !disk.insert(use.size, forKey: key, size: use.size, at: use.time) {
+            if !disk.restore(use.size, forKey: key, size: use.size, at: use.time) {
                 _ = recency.removeValue(forKey: key)
             }
         }

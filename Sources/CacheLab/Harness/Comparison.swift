@@ -17,13 +17,17 @@ public enum Comparison {
         public var sizeMode: SizeMode
         public var tier: TierKind
         public var network: NetworkProfile
+        /// Admission filters in front of each policy; `nil` in the list runs it without one.
+        /// Belady, the ceiling, runs without one.
+        public var admissions: [AdmissionFilter?]
 
         public init(
             policies: [PolicyKind], ttls: [Int64?] = [nil], ttlMode: TTLMode = .fixed, sizeMode: SizeMode = .bytes,
-            tier: TierKind = .disk, network: NetworkProfile = .wifi
+            tier: TierKind = .disk, network: NetworkProfile = .wifi, admissions: [AdmissionFilter?] = [nil]
         ) {
             self.policies = policies.filter { !$0.needsFuture }
             self.ttls = ttls.isEmpty ? [nil] : ttls
+            self.admissions = admissions.isEmpty ? [nil] : admissions
             self.ttlMode = ttlMode
             self.sizeMode = sizeMode
             self.tier = tier
@@ -74,10 +78,12 @@ public enum Comparison {
         for (trace, subject) in subjects.enumerated() {
             for slot in 0..<subject.capacities.count {
                 let capacity = subject.capacities.key(slot)
-                func cell(_ policy: PolicyKind, ttl: Int64?, role: SweepManifest.Entry.Role) -> SweepCell {
+                func cell(
+                    _ policy: PolicyKind, ttl: Int64?, admission: AdmissionFilter? = nil, role: SweepManifest.Entry.Role
+                ) -> SweepCell {
                     let configuration = RunConfiguration(
                         policy: policy, capacity: 0, sizeMode: request.sizeMode, ttl: ttl, ttlMode: request.ttlMode,
-                        network: request.network, tier: request.tier)
+                        network: request.network, tier: request.tier, admission: admission)
                     let entry = SweepManifest.Entry(
                         trace: trace, slot: slot, role: role,
                         key: SweepCell.key(configuration, capacity: capacity, latency: true))
@@ -86,7 +92,11 @@ public enum Comparison {
                 }
                 cells.append(cell(.belady, ttl: nil, role: .optimum))
                 for policy in request.policies {
-                    for ttl in request.ttls { cells.append(cell(policy, ttl: ttl, role: .run)) }
+                    for ttl in request.ttls {
+                        for admission in request.admissions {
+                            cells.append(cell(policy, ttl: ttl, admission: admission, role: .run))
+                        }
+                    }
                 }
             }
         }
@@ -98,6 +108,7 @@ public enum Comparison {
     public struct Standing: Sendable, Equatable {
         public var policy: PolicyKind
         public var ttl: Int64?
+        public var admission: AdmissionFilter?
         /// The mean over capacities of hit ratio ÷ Belady's: 1 is the ceiling everywhere.
         public var meanOptRatio: Double
         public var meanHitRatio: Double
@@ -105,10 +116,13 @@ public enum Comparison {
         /// Results at each capacity, smallest first.
         public var runs: [RunResult]
 
-        /// A name for tables and legends: the policy, and its lifetime when one was set.
+        /// A name for tables and legends: the policy, its admission filter (`lru+bloom`) and its
+        /// lifetime, when set.
         public var label: String {
-            guard let ttl else { return policy.rawValue }
-            return "\(policy.rawValue) ttl \(Quantity.durationLabel(milliseconds: ttl))"
+            var label = policy.rawValue
+            if let admission { label += "+\(admission)" }
+            if let ttl { label += " ttl \(Quantity.durationLabel(milliseconds: ttl))" }
+            return label
         }
     }
 
@@ -137,7 +151,8 @@ public enum Comparison {
             var order: [String] = []
             var groups: [String: [RunResult]] = [:]
             for run in runs where run.configuration.policy != .belady {
-                let key = "\(run.configuration.policy.rawValue)/\(run.configuration.ttl.map(String.init) ?? "-")"
+                let key =
+                    "\(run.configuration.policy.rawValue)/\(run.configuration.ttl.map(String.init) ?? "-")/\(run.configuration.admission?.description ?? "-")"
                 if groups[key] == nil { order.append(key) }
                 groups[key, default: []].append(run)
             }
@@ -145,6 +160,7 @@ public enum Comparison {
                 let group = groups[key]!.sorted { $0.cache.capacity < $1.cache.capacity }
                 return Standing(
                     policy: group[0].configuration.policy, ttl: group[0].configuration.ttl,
+                    admission: group[0].configuration.admission,
                     meanOptRatio: mean(group.map { $0.optRatio ?? 0 }),
                     meanHitRatio: mean(group.map(\.hitRatio)),
                     meanByteHitRatio: mean(group.map(\.byteHitRatio)), runs: group)

@@ -103,13 +103,17 @@ public enum RegressionCheck {
             let ttl: Int64? =
                 field(.ttlSeconds).isEmpty
                 ? nil : try parse(.ttlSeconds) { Double($0).map { Int64(($0 * 1000).rounded()) } }
+            var admission: AdmissionFilter?
+            if column[ReportColumn.admission.rawValue] != nil, !field(.admission).isEmpty {
+                admission = try parse(.admission) { try? AdmissionFilter(parsing: $0) }
+            }
             let configuration = RunConfiguration(
                 policy: policy, capacity: try parse(.capacityBytes) { Int($0) },
                 sizeMode: try parse(.sizeMode) { SizeMode(rawValue: $0) },
                 ttl: ttl, ttlMode: ttl == nil ? .fixed : try parse(.ttlMode) { TTLMode(rawValue: $0) },
                 trimRatio: try parse(.trimRatio) { Double($0) },
                 network: try parse(.network) { NetworkProfile(rawValue: $0) },
-                tier: try parse(.tier) { TierKind(rawValue: $0) })
+                tier: try parse(.tier) { TierKind(rawValue: $0) }, admission: admission)
             entries.append(
                 Entry(
                     line: line, trace: field(.trace), configuration: configuration,

@@ -181,7 +181,7 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
                 let size = sizes[position]
                 let now = times[position]
                 if Policy.needsFuture { cache.upcoming(nextUse: nextUses[position]) }
-                if cache.value(forKey: key, at: now) != nil {
+                if cache.value(forKey: key, size: size, at: now) != nil {
                     tally.hit(size: size)
                     state.pointee.recorder.hit(size: size)
                 } else {
@@ -204,6 +204,7 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         case .relaunch:
             result.relaunches += 1
             if result.configuration.tier == .memory { cache.removeAll() }
+            cache.restartAdmission()
         case .background, .foreground, .memoryWarning, .favourite, .unfavourite:
             // A single cache has no app around it to trim, and no favourites to keep: pins are a
             // client's (`Replay.simulate(_:client:)`).
@@ -216,6 +217,7 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         state.pointee.tally.apply(to: &result, tier: result.configuration.tier)
         result.evictions = cache.evictions
         result.expirations = cache.expirations
+        result.notAdmitted = cache.notAdmitted
         result.entries = cache.count
         result.latency = state.pointee.recorder.summary()
         result.metadataBytes = ledger.peakBytes

@@ -11,6 +11,8 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
     public var trimRatio: Double?
     public var network: NetworkProfile
     public var tier: TierKind
+    /// The admission filter in front of the policy (`--admission`); nil: every miss is stored.
+    public var admission: AdmissionFilter?
 
     public init(
         policy: PolicyKind,
@@ -20,7 +22,8 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
         ttlMode: TTLMode = .fixed,
         trimRatio: Double? = nil,
         network: NetworkProfile = .wifi,
-        tier: TierKind = .disk
+        tier: TierKind = .disk,
+        admission: AdmissionFilter? = nil
     ) {
         self.policy = policy
         self.capacity = capacity
@@ -30,11 +33,14 @@ public struct RunConfiguration: Sendable, Equatable, Codable {
         self.trimRatio = trimRatio
         self.network = network
         self.tier = tier
+        self.admission = admission
     }
 
     /// The engine limits this run uses, the policy's defaults filled in.
     public var cacheConfiguration: CacheConfiguration {
-        policy.configuration(
+        var limits = policy.configuration(
             capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
+        limits.admission = admission
+        return limits
     }
 }

@@ -19,6 +19,8 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var bytesDownloaded = 0
     public var evictions = 0
     public var expirations = 0
+    /// Misses the admission filter refused (all tiers of a client), stored nowhere.
+    public var notAdmitted = 0
     /// App relaunches replayed (a memory tier is emptied by each).
     public var relaunches = 0
     /// Client runs: `favourite` and `unfavourite` events replayed.
@@ -80,7 +82,7 @@ public struct RunResult: Sendable, Equatable, Codable {
         self.configuration = RunConfiguration(
             policy: main.policy, capacity: main.capacity, sizeMode: client.sizeMode, ttl: main.ttl,
             ttlMode: main.ttlMode, trimRatio: main.trimRatio, network: client.network,
-            tier: client.disk == nil ? .memory : .disk)
+            tier: client.disk == nil ? .memory : .disk, admission: main.admission)
         self.cache = configuration.cacheConfiguration
     }
 
@@ -98,6 +100,15 @@ public struct RunResult: Sendable, Equatable, Codable {
     }
     /// Bytes the cache kept off the network.
     public var bytesSaved: Int { bytesRequested - bytesDownloaded }
+
+    /// The admission filters, as `--admission` names them: the run's, or each tier's of a client
+    /// (`memory:bloom disk:adaptsize`); empty when none.
+    public var admissionLabel: String {
+        guard let client else { return configuration.admission?.description ?? "" }
+        return [("memory", client.memory), ("disk", client.disk)].compactMap { name, tier in
+            tier?.admission.map { "\(name):\($0)" }
+        }.joined(separator: " ")
+    }
 }
 
 /// How a run was made: its `mode` column.

@@ -20,12 +20,14 @@ public struct RunRequest: Sendable {
     public var clients: [ClientRequest]
     /// What the clients' memory tiers charge for an image (decoded bitmaps by default).
     public var memoryCost: MemoryCost
+    /// The admission filter in front of every policy, a single tier's or each tier of a client.
+    public var admission: AdmissionFilter?
 
     public init(
         policies: [PolicyKind], capacities: CapacityList, sizeMode: SizeMode = .bytes, ttl: Int64? = nil,
         ttlMode: TTLMode = .fixed, trimRatio: Double? = nil, network: NetworkProfile = .wifi, tier: TierKind = .disk,
         latency: Bool = true, versusOptimum: Bool = false, clients: [ClientRequest] = [],
-        memoryCost: MemoryCost = .decoded
+        memoryCost: MemoryCost = .decoded, admission: AdmissionFilter? = nil
     ) {
         self.policies = policies
         self.capacities = capacities
@@ -39,6 +41,7 @@ public struct RunRequest: Sendable {
         self.versusOptimum = versusOptimum
         self.clients = clients
         self.memoryCost = memoryCost
+        self.admission = admission
     }
 
     /// Whether a capacity is a share of the working set, so the trace's statistics are needed
@@ -61,7 +64,7 @@ public struct RunRequest: Sendable {
     private func configuration(_ policy: PolicyKind, capacity: Int = 0) -> RunConfiguration {
         RunConfiguration(
             policy: policy, capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio,
-            network: network, tier: tier)
+            network: network, tier: tier, admission: admission)
     }
 
     /// The clients asked for, their capacities resolved.
@@ -76,7 +79,8 @@ public struct RunRequest: Sendable {
         return try resolvedCapacities(statistics).flatMap { capacity in
             policies.map { policy in
                 let tier = TierConfiguration(
-                    policy: policy, capacity: capacity, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
+                    policy: policy, capacity: capacity, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio,
+                    admission: admission)
                 return ClientConfiguration(
                     name: policy.rawValue, memory: self.tier == .memory ? tier : nil,
                     disk: self.tier == .disk ? tier : nil, sizeMode: sizeMode, network: network)
@@ -101,7 +105,7 @@ public struct RunRequest: Sendable {
             let entry = SweepManifest.Entry(
                 trace: 0, slot: index, role: .run,
                 key:
-                    "client \(client) size-mode=\(sizeMode.rawValue) ttl=\(ttl.map(String.init) ?? "none") ttl-mode=\(ttlMode.rawValue) trim=\(trimRatio.map { "\($0)" } ?? "default") network=\(network.rawValue) memory-cost=\(memoryCost.rawValue)"
+                    "client \(client) size-mode=\(sizeMode.rawValue) ttl=\(ttl.map(String.init) ?? "none") ttl-mode=\(ttlMode.rawValue) trim=\(trimRatio.map { "\($0)" } ?? "default") network=\(network.rawValue) memory-cost=\(memoryCost.rawValue)\(admission.map { " admission=\($0)" } ?? "")"
             )
             cells.append(
                 SweepCell(entry: entry, needsStatistics: client.needsStatistics, needsFuture: false, weight: 2.5) {
@@ -179,6 +183,9 @@ public enum ClientRequest: Sendable {
             var configuration = preset.configuration(device: device, network: request.network)
             configuration.sizeMode = request.sizeMode
             configuration.memoryCost = request.memoryCost
+            configuration.memory?.admission = request.admission
+            configuration.disk?.admission = request.admission
+            if let admission = request.admission { configuration.name += "+\(admission)" }
             return configuration
         case .tiers(let memory, let disk):
             func tier(_ tier: TierRequest?, _ name: String) throws(RunRequestError) -> TierConfiguration? {
@@ -187,7 +194,8 @@ public enum ClientRequest: Sendable {
                     policy: tier.policy,
                     capacity: try RunRequest.resolve(
                         tier.capacity, statistics, request.sizeMode, what: "\(name) capacity"),
-                    ttl: request.ttl, ttlMode: request.ttlMode, trimRatio: request.trimRatio)
+                    ttl: request.ttl, ttlMode: request.ttlMode, trimRatio: request.trimRatio,
+                    admission: request.admission)
             }
             let memory = try tier(memory, "memory")
             let disk = try tier(disk, "disk")

@@ -85,6 +85,11 @@ public struct ARCPolicy: EvictionPolicy {
         return .store
     }
 
+    public mutating func notStored() {
+        ghostHitNow = false
+        incoming = 0
+    }
+
     @inline(__always)
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
         costs[slot] = cost

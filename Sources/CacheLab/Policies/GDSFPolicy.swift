@@ -88,6 +88,8 @@ public struct GDSFPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { heap.remove(slot) }
 
+    public mutating func notStored() { incoming = nil }
+
     @inline(__always)
     public mutating func evict() -> Int32 {
         if let pending = incoming, heap.isEmpty || pending < heap.rank(of: heap.top) {

@@ -116,6 +116,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { leave(slot) }
 
+    public mutating func notStored() { cameFromGhost = false }
+
     public mutating func evict() -> Int32 {
         hasEvicted = true
         while true {

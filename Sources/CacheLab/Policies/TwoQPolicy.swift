@@ -114,6 +114,8 @@ public struct TwoQPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { _ = take(slot) }
 
+    public mutating func notStored() { cameFromAout = false }
+
     @inline(__always)
     public mutating func evict() -> Int32 {
         // (An empty Ain happens only with entries of cost 0, where libCacheSim would crash.)

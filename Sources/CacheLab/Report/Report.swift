@@ -77,6 +77,11 @@ public enum Report {
         add("bytes requested") { bytes($0.bytesRequested) }
         add("bytes downloaded") { bytes($0.bytesDownloaded) }
         add("bytes saved") { bytes($0.bytesSaved) }
+        if results.contains(where: { !$0.admissionLabel.isEmpty }) {
+            add("admission (misses refused)") { result in
+                result.admissionLabel.isEmpty ? "none" : "\(result.admissionLabel) (\(grouped(result.notAdmitted)))"
+            }
+        }
         add("evictions") { grouped($0.evictions) }
         add("expirations") { grouped($0.expirations) }
         add("relaunches") { grouped($0.relaunches) }

@@ -60,6 +60,10 @@ public enum ReportColumn: String, CaseIterable, Sendable {
     /// all the latency.
     case delayedHits = "delayed_hits"
     case delayedLatencyShare = "delayed_latency_share"
+    /// The admission filter in front of the policy (`--admission`; for a client, each tier's:
+    /// `memory:F disk:F`), empty for none; and the misses it refused.
+    case admission
+    case notAdmitted = "not_admitted"
 
     /// The value of this column for `result`, as written to CSV.
     public func value(of result: RunResult) -> String {
@@ -115,6 +119,8 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .diskPeakBytes: result.client?.disk == nil ? "" : String(result.diskPeakBytes)
         case .delayedHits: result.client == nil ? "" : String(result.delayedHits)
         case .delayedLatencyShare: result.client == nil ? "" : Report.decimal(result.delayedLatencyShare, places: 6)
+        case .admission: result.admissionLabel
+        case .notAdmitted: String(result.notAdmitted)
         }
     }
 

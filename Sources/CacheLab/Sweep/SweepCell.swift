@@ -49,7 +49,9 @@ public struct SweepCell: Sendable {
     ) -> String {
         let ttl = configuration.ttl.map { Quantity.durationLabel(milliseconds: $0) } ?? "none"
         let trim = configuration.trimRatio.map { "\($0)" } ?? "default"
+        // Only when set, so the names of cells without a filter stay what they were.
+        let admission = configuration.admission.map { " admission=\($0)" } ?? ""
         return
-            "simulate policy=\(configuration.policy.rawValue) capacity=\(capacity) size-mode=\(configuration.sizeMode.rawValue) ttl=\(ttl) ttl-mode=\(configuration.ttlMode.rawValue) trim=\(trim) network=\(configuration.network.rawValue) tier=\(configuration.tier.rawValue) latency=\(latency)\(extra)"
+            "simulate policy=\(configuration.policy.rawValue) capacity=\(capacity) size-mode=\(configuration.sizeMode.rawValue) ttl=\(ttl) ttl-mode=\(configuration.ttlMode.rawValue) trim=\(trim) network=\(configuration.network.rawValue) tier=\(configuration.tier.rawValue) latency=\(latency)\(admission)\(extra)"
     }
 }

@@ -102,6 +102,8 @@ public actor ImagePipeline {
         public var evictions = 0
         /// Entries dropped because their lifetime was over, both tiers.
         public var expirations = 0
+        /// Misses the tiers' admission filters refused, both tiers.
+        public var notAdmitted = 0
         /// Bytes pinned by favourites in each tier (inside `memoryBytes` and `diskBytes`, outside
         /// the capacities), and the most pinned at once since the pipeline opened.
         public var memoryPinnedBytes = 0
@@ -335,6 +337,7 @@ public actor ImagePipeline {
             memoryCount: memory?.count ?? 0, memoryBytes: memory?.totalBytes ?? 0, diskCount: disk?.count ?? 0,
             diskBytes: disk?.totalBytes ?? 0, evictions: (memory?.evictions ?? 0) + (disk?.evictions ?? 0),
             expirations: (memory?.expirations ?? 0) + (disk?.expirations ?? 0),
+            notAdmitted: (memory?.notAdmitted ?? 0) + (disk?.notAdmitted ?? 0),
             memoryPinnedBytes: memory?.pinnedBytes ?? 0, diskPinnedBytes: disk?.pinnedBytes ?? 0,
             peakMemoryPinnedBytes: memory?.peakPinnedBytes ?? 0, peakDiskPinnedBytes: disk?.peakPinnedBytes ?? 0,
             pinRefusals: (memory?.pinRefusals ?? 0) + (disk?.pinRefusals ?? 0),

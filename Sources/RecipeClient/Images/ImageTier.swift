@@ -36,6 +36,9 @@ public protocol ImageTier: AnyObject {
     /// Entries evicted to make room since the tier opened.
     var evictions: Int { get }
 
+    /// Misses the tier's admission filter refused since the tier opened.
+    var notAdmitted: Int { get }
+
     /// Entries dropped because their lifetime was over since the tier opened.
     var expirations: Int { get }
 

@@ -58,6 +58,7 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     public var pinRefusals: Int { pins.refusals }
     /// Entries evicted to make room (trims included).
     public var evictions: Int { engine.evictions }
+    public var notAdmitted: Int { engine.notAdmitted }
     /// Entries dropped because their lifetime was over.
     public var expirations: Int { engine.expirations }
 
@@ -103,7 +104,7 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
 
     public func unpin(_ url: String, at now: Int64) {
         guard let entry = pins.remove(url) else { return }
-        engine.insert(Stored(bytes: entry.value, size: entry.size), forKey: url, size: entry.size, at: now)
+        engine.restore(Stored(bytes: entry.value, size: entry.size), forKey: url, size: entry.size, at: now)
     }
 
     public func sweep(limit: Int, trimRatio: Double, at now: Int64) {

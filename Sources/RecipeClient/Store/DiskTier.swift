@@ -71,7 +71,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
                 continue
             }
             if row.pinned { released.append(row.url) }
-            if engine.insert(row.size, forKey: row.url, size: row.size, at: row.lastAccess) {
+            if engine.restore(row.size, forKey: row.url, size: row.size, at: row.lastAccess) {
                 unpinnedBytes += row.size
             } else {
                 refused.append(row.url)
@@ -96,6 +96,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     public var pinRefusals: Int { pins.refusals }
     /// Entries evicted to make room since open (rebuilding at open included).
     public var evictions: Int { engine.evictions }
+    public var notAdmitted: Int { engine.notAdmitted }
     /// Entries dropped because their lifetime was over since open.
     public var expirations: Int { engine.expirations }
     /// The unpinned URLs, next victim first (as far as the policy can tell).
@@ -193,7 +194,7 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         guard let size = pins[url]?.size else { return }
         try store.setPinned(url: url, false, at: now)
         pins.remove(url)
-        if engine.insert(size, forKey: url, size: size, at: now) {
+        if engine.restore(size, forKey: url, size: size, at: now) {
             unpinnedBytes += size
             try store.remove(urls: takeDropped())
         } else {

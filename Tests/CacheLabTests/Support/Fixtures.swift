@@ -9,12 +9,13 @@ enum Fixtures {
         sizeMode: SizeMode = .bytes,
         ttl: Int64? = nil,
         ttlMode: TTLMode = .fixed,
-        trimRatio: Double? = nil
+        trimRatio: Double? = nil,
+        admission: AdmissionFilter? = nil
     ) -> any CheckedCache {
-        kind.withOrder(
-            MakeChecked(
-                configuration: kind.configuration(
-                    capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)))
+        var configuration = kind.configuration(
+            capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
+        configuration.admission = admission
+        return kind.withOrder(MakeChecked(configuration: configuration))
     }
 
     struct MakeChecked: PolicyBody {
@@ -33,6 +34,7 @@ protocol CheckedCache: AnyObject {
     var totalCost: Int { get }
     var evictions: Int { get }
     var expirations: Int { get }
+    var notAdmitted: Int { get }
     var storedKeys: [UInt64] { get }
     /// A simulator request: lookup, and insert on a miss. Returns whether it hit.
     func request(_ key: UInt64, size: Int, at now: Int64) -> Bool
@@ -64,6 +66,7 @@ final class Checked<Policy: EvictionPolicy>: CheckedCache {
     var totalCost: Int { cache.totalCost }
     var evictions: Int { cache.evictions }
     var expirations: Int { cache.expirations }
+    var notAdmitted: Int { cache.notAdmitted }
     var storedKeys: [UInt64] { cache.storedKeys }
 
     func request(_ key: UInt64, size: Int, at now: Int64) -> Bool {

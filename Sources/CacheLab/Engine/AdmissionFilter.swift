@@ -1,0 +1,101 @@
+/// An admission filter in front of any eviction policy: whether a missed object is stored at all.
+/// A refused miss is a miss that evicts nothing and stores nothing. Each equals libCacheSim
+/// 0.3.5's admissioner of the same name, draw for draw (`LehmerRandom`):
+///
+/// - `bloom`: admits an object on its second miss (the first is remembered and refused);
+///   libCacheSim's Bloom-filter admissioner keeps every id, so it never forgets or errs.
+/// - `size:N`: admits an object smaller than N (bytes; objects in unit mode, where every object
+///   is 1).
+/// - `prob:P`: admits with probability P.
+/// - `sizeprob:E`: admits an object of size s with probability e^(−E·s).
+/// - `adaptsize`: AdaptSize (D. S. Berger, R. K. Sitaraman and M. Harchol-Balter, "AdaptSize:
+///   Orchestrating the Hot Object Memory Cache in a Content Delivery Network", NSDI 2017):
+///   probability e^(−s/c), its `c` re-tuned every `interval` requests from a Markov model of the
+///   recent requests (`AdaptSizeModel`).
+///
+/// The filter is asked on a miss before the engine's own size check, as libCacheSim asks it, and
+/// sees every request (AdaptSize counts them). Restoring entries a tier already held (a relaunch,
+/// a favourite let go) does not ask it.
+public enum AdmissionFilter: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    case bloom
+    case size(below: Int)
+    case probability(Double)
+    case sizeProbability(exponent: Double)
+    case adaptSize(interval: Int)
+
+    /// AdaptSize's defaults in libCacheSim: re-tune every 30,000 requests.
+    public static let adaptSizeInterval = 30_000
+
+    /// The names `--admission` takes, and what each needs.
+    public static let names = [
+        ("bloom", "admit on the second miss"), ("size:N", "admit below N bytes"),
+        ("prob:P", "admit with probability P"), ("sizeprob:E", "admit with probability e^(-E·size)"),
+        ("adaptsize", "AdaptSize, its parameter re-tuned every 30,000 requests (adaptsize:N: every N)"),
+    ]
+
+    /// Parses `bloom`, `size:1MB`, `prob:0.5`, `sizeprob:1e-6`, `adaptsize`, `adaptsize:50000`.
+    public init(parsing text: String) throws(AdmissionFilterError) {
+        let parts = text.split(separator: ":", maxSplits: 1).map { String($0).trimmingWhitespace() }
+        let name = parts[0].lowercased()
+        let parameter = parts.count == 2 ? parts[1] : nil
+        func number(_ expected: String) throws(AdmissionFilterError) -> Double {
+            guard let parameter, let value = Double(parameter), value.isFinite else {
+                throw AdmissionFilterError(text: text, expected: expected)
+            }
+            return value
+        }
+        switch name {
+        case "bloom":
+            guard parameter == nil else { throw AdmissionFilterError(text: text, expected: "bloom, with no parameter") }
+            self = .bloom
+        case "size":
+            guard let parameter, case .absolute(let bytes)? = try? CapacitySpec(parsing: parameter), bytes > 0 else {
+                throw AdmissionFilterError(text: text, expected: "size:N with N a size above 0, e.g. size:1MB")
+            }
+            self = .size(below: bytes)
+        case "prob":
+            let probability = try number("prob:P with 0 < P ≤ 1, e.g. prob:0.5")
+            guard probability > 0, probability <= 1 else {
+                throw AdmissionFilterError(text: text, expected: "prob:P with 0 < P ≤ 1, e.g. prob:0.5")
+            }
+            self = .probability(probability)
+        case "sizeprob":
+            let exponent = try number("sizeprob:E with 0 < E ≤ 1, e.g. sizeprob:1e-6")
+            guard exponent > 0, exponent <= 1 else {
+                throw AdmissionFilterError(text: text, expected: "sizeprob:E with 0 < E ≤ 1, e.g. sizeprob:1e-6")
+            }
+            self = .sizeProbability(exponent: exponent)
+        case "adaptsize":
+            guard let parameter else {
+                self = .adaptSize(interval: Self.adaptSizeInterval)
+                return
+            }
+            guard let interval = Int(parameter), interval > 0 else {
+                throw AdmissionFilterError(text: text, expected: "adaptsize or adaptsize:N with N requests above 0")
+            }
+            self = .adaptSize(interval: interval)
+        default:
+            throw AdmissionFilterError(
+                text: text, expected: "one of " + Self.names.map(\.0).joined(separator: ", "))
+        }
+    }
+
+    /// As `--admission` takes it.
+    public var description: String {
+        switch self {
+        case .bloom: "bloom"
+        case .size(let below): "size:\(below)"
+        case .probability(let probability): "prob:\(probability)"
+        case .sizeProbability(let exponent): "sizeprob:\(exponent)"
+        case .adaptSize(let interval):
+            interval == Self.adaptSizeInterval ? "adaptsize" : "adaptsize:\(interval)"
+        }
+    }
+}
+
+/// An `--admission` that could not be understood.
+public struct AdmissionFilterError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var text: String
+    public var expected: String
+    public var description: String { "admission \"\(text)\" is not \(expected)" }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import CacheLab
+
+/// `--admission`: a filter in front of the eviction policy (run, compare), as libCacheSim's
+/// admissioners.
+struct AdmissionOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Admission filters in front of the policy, comma-separated (compare tries each; run takes one): none, "
+                + AdmissionFilter.names.map { "\($0.0) (\($0.1))" }.joined(separator: ", ") + ".",
+            valueName: "name[:param]"))
+    var admission = "none"
+
+    func validate() throws { _ = try filters() }
+
+    /// The filters asked for, in order; nil for `none`.
+    func filters() throws -> [AdmissionFilter?] {
+        try admission.split(separator: ",").map { item -> AdmissionFilter? in
+            let text = item.trimmingCharacters()
+            if text == "none" { return nil }
+            do { return try AdmissionFilter(parsing: text) } catch { throw ValidationError("--\(error)") }
+        }
+    }
+
+    /// The one filter a run takes.
+    func filter() throws -> AdmissionFilter? {
+        let all = try filters()
+        guard all.count == 1 else {
+            throw ValidationError("run takes one --admission; compare tries several")
+        }
+        return all[0]
+    }
+}
