@@ -20,8 +20,11 @@ extension Replay {
     /// A client has no future knowledge: a tier whose policy needs it (Belady) is a programmer
     /// mistake here; check `ClientConfiguration.requireOnline()` first.
     ///
-    /// - Parameter outcomes: also return every request's `RequestOutcome`, in trace order (for
-    ///   comparing with a live replay).
+    /// - Parameters:
+    ///   - trace: the requests and app events.
+    ///   - client: the two tiers and how they react to app events.
+    ///   - outcomes: also return every request's `RequestOutcome`, in trace order (for
+    ///     comparing with a live replay).
     public static func simulate(_ trace: Trace, client: ClientConfiguration, outcomes: Bool = false) -> RunResult {
         RunPlan.replay(trace, [.client(client, outcomes: outcomes)], workers: 1)[0].run
     }

@@ -59,7 +59,11 @@ public enum Comparison {
     /// Belady and each policy × lifetime as asked), each with `optimalHits` set. Each trace is
     /// read once: every run on it is a cell of one plan.
     ///
-    /// - Parameter observer: hears each plan's progress through its trace, and its timing.
+    /// - Parameters:
+    ///   - subjects: the traces and the capacities to run each at.
+    ///   - request: the policies, lifetimes, admission filters and limits.
+    ///   - workers: cores replaying at once.
+    ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func run(
         _ subjects: [Subject], _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         observer: PlanObserver = PlanObserver()
@@ -71,7 +75,10 @@ public enum Comparison {
     /// The comparison as a sweep (`cachelab compare`, on one machine or in shards): on each
     /// trace, at each capacity, Belady (the ceiling) then each policy at each lifetime.
     ///
-    /// - Parameter command: the command line the report quotes.
+    /// - Parameters:
+    ///   - subjects: the traces and the capacities to run each at.
+    ///   - request: the policies, lifetimes, admission filters and limits.
+    ///   - command: the command line the report quotes.
     public static func sweep(_ subjects: [Subject], _ request: Request, command: String) throws(TraceError) -> SweepPlan
     {
         var cells: [SweepCell] = []

@@ -160,7 +160,11 @@ public enum MissRatioCurve {
     /// not, LRU's points are replayed in a second pass. `sampleRate` samples objects by a hash of
     /// their key.
     ///
-    /// - Parameter progress: the pass's progress through the trace.
+    /// - Parameters:
+    ///   - trace: the requests.
+    ///   - request: the policies and capacities.
+    ///   - workers: cores replaying at once.
+    ///   - progress: the pass's progress through the trace.
     public static func compute(
         _ trace: Trace, _ request: Request, workers: Int = ParallelSweep.defaultWorkers,
         progress: (@Sendable (PlanProgress) -> Void)? = nil

@@ -37,8 +37,11 @@ public struct OutcomeAgreement: Sendable, Equatable {
 
     /// Compares `live` with `simulated` (a simulated client run with outcomes).
     ///
-    /// - Parameter margin: the live replay's timing error, in microseconds of trace time, when it
-    ///   was paced; nil when it was not.
+    /// - Parameters:
+    ///   - live: the live replay's outcomes, in trace order.
+    ///   - simulated: the simulated client run of the same trace, with outcomes and timing slack.
+    ///   - margin: the live replay's timing error, in microseconds of trace time, when it
+    ///     was paced; nil when it was not.
     public init(live: [RequestOutcome], simulated: RunResult, margin: Int?) {
         let slack = simulated.timingSlack
         precondition(

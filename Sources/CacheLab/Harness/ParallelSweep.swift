@@ -21,8 +21,11 @@ public enum ParallelSweep {
     /// `body(0) ... body(count - 1)`, each run once on one of `workers` threads.
     ///
     /// - Parameters:
+    ///   - count: the number of jobs.
+    ///   - workers: threads running them at once.
     ///   - progress: called after each job, with the number finished so far, one call at a time
     ///     (from whichever worker finished it).
+    ///   - body: the job of each index.
     public static func map<Result: Sendable>(
         _ count: Int,
         workers: Int = defaultWorkers,

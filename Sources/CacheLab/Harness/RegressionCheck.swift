@@ -234,7 +234,9 @@ extension RegressionCheck {
     /// trace are the cells of one plan, so each trace is read once.
     ///
     /// - Parameters:
+    ///   - entries: the baseline's runs.
     ///   - traces: the trace each entry names, by name.
+    ///   - workers: cores replaying at once.
     ///   - progress: runs finished and runs in all, after each trace.
     ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func replay(

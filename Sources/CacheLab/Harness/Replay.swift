@@ -11,9 +11,12 @@ public enum Replay {
     /// The per-request path allocates nothing once the cache has warmed up. A policy that needs
     /// the future (Belady) is told each request's next use, computed once before the loop.
     ///
-    /// - Parameter latency: record every request's modelled latency in an HdrHistogram (the
-    ///   default). Without it the result's latency is zero and the loop does only the cache's
-    ///   work, which is what libCacheSim's throughput figures measure.
+    /// - Parameters:
+    ///   - trace: the requests and app events.
+    ///   - configuration: the policy and its limits.
+    ///   - latency: record every request's modelled latency in an HdrHistogram (the
+    ///     default). Without it the result's latency is zero and the loop does only the cache's
+    ///     work, which is what libCacheSim's throughput figures measure.
     public static func simulate(_ trace: Trace, _ configuration: RunConfiguration, latency: Bool = true) -> RunResult {
         RunPlan.replay(trace, [.simulate(configuration, latency: latency)], workers: 1)[0].run
     }

@@ -57,6 +57,7 @@ public struct RunTally: Sendable, Equatable {
     /// reports `failures` in its `LiveMeasurements`).
     ///
     /// - Parameters:
+    ///   - result: the run the counts go into.
     ///   - tier: for a single-tier run, the tier all its hits were served by; `nil` for a client,
     ///     whose `record` calls said so request by request.
     ///   - bytesDownloaded: what came over the network, when it was measured (live replay);

@@ -67,6 +67,9 @@ public struct RunPlan: Sendable {
     /// then by cell.
     ///
     /// - Parameters:
+    ///   - cells: the cells, the same on every trace.
+    ///   - sources: the traces, each read once.
+    ///   - workers: cores replaying at once.
     ///   - progress: cells finished and cells in all, after each trace.
     ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func execute(

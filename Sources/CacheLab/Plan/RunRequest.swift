@@ -92,6 +92,7 @@ public struct RunRequest: Sendable {
     /// policy a cell, and with `versusOptimum` Belady at that capacity (the optimum of its runs).
     ///
     /// - Parameters:
+    ///   - source: the trace.
     ///   - command: the command line, for the manifest.
     ///   - output: how the results are printed (`table`, `csv`), for the manifest.
     public func sweep(

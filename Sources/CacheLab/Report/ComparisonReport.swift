@@ -146,6 +146,7 @@ public enum ComparisonReport {
     /// The Markdown report: how it was made, then per trace its ranking and its charts.
     ///
     /// - Parameters:
+    ///   - rankings: the rankings, trace by trace.
     ///   - command: the command line that made it, quoted at the top.
     ///   - csv: the CSV file's name beside the report.
     ///   - extraCharts: more charts beside the report (`liveChart`'s), each shown under the trace

@@ -35,6 +35,8 @@ public struct CatalogTimeline: Sendable {
     ///   - days: days the timeline covers.
     ///   - newRecipesPerWeek: recipes added at the top, on average.
     ///   - photoChangesPerWeek: recipes whose photos get new URLs, on average.
+    ///   - seed: the random stream's seed: the same seed, the same timeline.
+    ///   - origin: the photos' URL origin.
     public init(
         recipes: Int, days: Int, newRecipesPerWeek: Double = 0, photoChangesPerWeek: Double = 0, seed: UInt64,
         origin: String = "https://recipes.example"

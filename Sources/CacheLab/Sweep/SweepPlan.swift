@@ -101,8 +101,11 @@ public struct SweepPlan: Sendable {
     /// cells are all there is not read.
     ///
     /// - Parameters:
+    ///   - indices: the cells to execute (a shard's), all by default.
+    ///   - workers: cores replaying at once.
     ///   - observer: hears each plan's progress and timing (the statistics passes' too).
-    ///   - statistics: told each trace's statistics when a pass measured them.
+    ///   - store: the folder of cells read and written, if any.
+    ///   - report: told each trace's statistics when a pass measured them.
     /// - Throws: `TraceError`, `CapacityListError`, `SweepStoreError`.
     public func execute(
         _ indices: [Int]? = nil, workers: Int = ParallelSweep.defaultWorkers, observer: PlanObserver = PlanObserver(),

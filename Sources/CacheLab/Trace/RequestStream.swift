@@ -89,7 +89,9 @@ public final class TraceArrayStream: RequestStream {
     public var progress: (done: Int, total: Int?) { (position, trace.count) }
     public var carriesNextUses: Bool { nextUses != nil }
 
-    /// - Parameter nextUses: also hand out each request's next use (computed here, once).
+    /// - Parameters:
+    ///   - trace: the trace to hand out, chunk by chunk.
+    ///   - nextUses: also hand out each request's next use (computed here, once).
     public init(_ trace: Trace, nextUses: Bool = false) {
         self.trace = trace
         self.nextUses = nextUses ? trace.nextUses() : nil

@@ -55,8 +55,12 @@ public enum TraceWriter {
     /// trace's length; an oracleGeneral file from a source that carries no next uses takes one
     /// more pass first (`NextUseFile`, 16 bytes a request on disk).
     ///
-    /// - Parameter progress: called after each chunk: requests so far and how far through the
-    ///   source, in either phase.
+    /// - Parameters:
+    ///   - source: the trace to read.
+    ///   - format: the format to write.
+    ///   - path: the file to write, whole or not at all.
+    ///   - progress: called after each chunk: requests so far and how far through the
+    ///     source, in either phase.
     @discardableResult
     public static func write(
         _ source: TraceSource, format: TraceFormat, to path: String,

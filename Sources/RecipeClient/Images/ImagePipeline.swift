@@ -183,12 +183,17 @@ public actor ImagePipeline {
     /// `client`, the tuned defaults (`ClientConfiguration.recommended`).
     ///
     /// - Parameters:
+    ///   - client: the tiers' policies and limits.
+    ///   - diskPath: the SQLite file of the disk tier (required when the client has one).
+    ///   - downloader: what fetches an image no tier holds.
+    ///   - now: the launch time, in milliseconds since 1970 (expiry is measured from it).
     ///   - expectedCount: entries the memory tier is sized for up front.
     ///   - ifDiskFails: whether a disk file that cannot be opened (not SQLite, a newer schema, no
     ///     permission) throws or leaves the pipeline running memory-only.
     ///   - favourites: the photo URLs of the favourites saved before this launch: pinned in each
     ///     tier as it stores them (the disk's pins persist on their own, and a disk row pinned
     ///     for a photo not among them is unpinned). `nil` keeps the disk's pins as they are.
+    ///   - recorder: records each request as a trace line, when given.
     /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
     ///   `StoreError` if the disk file cannot be opened and `ifDiskFails` is `.fail`.
     public init(
@@ -248,8 +253,11 @@ public actor ImagePipeline {
     /// tier holds the image and no earlier request for it is in line. Make requests in the order
     /// the list asks for them (await each call before the next); load each with `image(for:)`.
     ///
-    /// - Parameter pixels: the image's size in pixels when the app knows it (packed `PixelSize`):
-    ///   a memory tier costing decoded bitmaps charges by it.
+    /// - Parameters:
+    ///   - url: the photo's address, its key in every tier.
+    ///   - now: milliseconds since 1970.
+    ///   - pixels: the image's size in pixels when the app knows it (packed `PixelSize`): a memory
+    ///     tier costing decoded bitmaps charges by it.
     public func request(_ url: String, at now: Int64, pixels: UInt32 = 0) -> Request {
         let ticket = nextTicket
         nextTicket += 1

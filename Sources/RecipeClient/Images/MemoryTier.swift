@@ -34,6 +34,8 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     /// (`PolicyKind.makeMemoryTier` and `ImagePipeline` check it and throw).
     ///
     /// - Parameters:
+    ///   - configuration: the engine's capacity, unit and policy parameters.
+    ///   - expectedCount: entries the tier is sized for up front.
     ///   - pinBudget: what pinned images may cost together, in the capacity's unit.
     ///   - cost: what an image costs: its decoded bitmap when its pixels are given, or its bytes.
     ///   - largestEntry: the most one image may cost to be stored.

@@ -51,6 +51,7 @@ public actor RecipeListModel {
     private var generation = 0
 
     /// - Parameters:
+    ///   - service: where the list is fetched from.
     ///   - store: read once here, so a list and favourites saved before a relaunch are there from
     ///     the start.
     ///   - images: the pipeline whose tiers keep the favourites' photos (nil: none).

@@ -21,6 +21,7 @@ public struct URLSessionRecipeService: RecipeService {
     /// A service for the list of `environment`, resolving photo paths against its base.
     ///
     /// - Parameters:
+    ///   - environment: the API to read the list from.
     ///   - timeout: must be positive.
     ///   - session: defaults to a session on `makeConfiguration()`.
     public init(
@@ -34,6 +35,7 @@ public struct URLSessionRecipeService: RecipeService {
     /// A service for the list at `url`.
     ///
     /// - Parameters:
+    ///   - url: the list's address.
     ///   - photoBase: what relative photo paths resolve against; by default `url` itself, as a
     ///     browser resolves links in a page (the same as its folder for paths like `photos/...`).
     ///   - timeout: must be positive.
@@ -99,16 +101,18 @@ public struct URLSessionRecipeService: RecipeService {
 
     /// Decodes a response body into recipes, mapping failures to `RecipeServiceError`.
     ///
-    /// - Parameter photoBase: what relative photo paths resolve against; without one they stay
-    ///   relative.
+    /// - Parameters:
+    ///   - data: the response body.
+    ///   - photoBase: what relative photo paths resolve against; without one they stay relative.
     public static func decode(_ data: Data, photoBase: URL? = nil) throws(RecipeServiceError) -> [Recipe] {
         try decodeList(data, photoBase: photoBase).recipes
     }
 
     /// Decodes a response body into a recipe list, with the optional fields it dropped.
     ///
-    /// - Parameter photoBase: what relative photo paths resolve against; without one they stay
-    ///   relative.
+    /// - Parameters:
+    ///   - data: the response body.
+    ///   - photoBase: what relative photo paths resolve against; without one they stay relative.
     public static func decodeList(_ data: Data, photoBase: URL? = nil) throws(RecipeServiceError) -> RecipeList {
         guard !data.isEmpty else {
             throw .emptyBody

@@ -46,6 +46,9 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     /// checks it and throws).
     ///
     /// - Parameters:
+    ///   - store: the open SQLite store holding the rows.
+    ///   - configuration: the engine's capacity, unit and policy parameters.
+    ///   - now: milliseconds since 1970; entries expired by then are swept.
     ///   - pinBudget: what newly pinned images may cost together, in the capacity's unit.
     ///   - keepingPins: the photos still pinned (the favourites'); a row pinned for any other is
     ///     unpinned and takes its place in the order. `nil` keeps every pin.
