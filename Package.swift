@@ -99,10 +99,16 @@ let package = Package(
             name: "CacheLabFuzz",
             dependencies: ["CacheLabFuzzing"]
         ),
+        // The core's tests: they build the core alone (no server, no command line).
         .testTarget(
             name: "CacheLabTests",
+            dependencies: ["CacheLab", "CacheLabLocking", "CacheLabTestSupport"]
+        ),
+        // The command line's tests: `cachelab` as a child process, its commands parsed in process.
+        .testTarget(
+            name: "CacheLabCLITests",
             dependencies: [
-                "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer",
+                "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer", "CacheLabTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

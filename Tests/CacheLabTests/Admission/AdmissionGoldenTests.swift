@@ -1,3 +1,4 @@
+import CacheLabTestSupport
 import Testing
 
 @testable import CacheLab

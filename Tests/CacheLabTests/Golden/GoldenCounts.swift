@@ -4,6 +4,7 @@
 // of each trace's working set (floor; bytes = sum of each object's first-seen size). A row that
 // would replay the same requests as an earlier one (the encodings share one id sequence) is left out.
 import CacheLabLocking
+import CacheLabTestSupport
 import Foundation
 import Testing
 

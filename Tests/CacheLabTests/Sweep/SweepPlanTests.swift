@@ -1,3 +1,4 @@
+import CacheLabTestSupport
 import Foundation
 import Testing
 
@@ -274,14 +275,5 @@ struct SweepPlanTests {
             try handle.close()
             #expect(try TraceIdentity(.file("\(folder)/mount/daily-reader.csv")) != here)
         }
-    }
-}
-
-/// A temporary folder for one test, removed after it.
-enum TemporaryFolder {
-    static func with(_ body: (String) throws -> Void) throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-sweep-\(UUID())").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
     }
 }

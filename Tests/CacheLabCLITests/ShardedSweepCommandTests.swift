@@ -1,3 +1,4 @@
+import CacheLabTestSupport
 import Foundation
 import Testing
 

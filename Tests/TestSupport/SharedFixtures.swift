@@ -5,18 +5,12 @@ import Foundation
 ///
 /// It is not part of the repository, so tests that need it use
 /// `@Test(.enabled(if: SharedFixtures.tracesAvailable))` and are skipped where it is absent.
-enum SharedFixtures {
-    /// The package root: this file is `Tests/CacheLabTests/Support/SharedFixtures.swift`.
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 {
-            url.deleteLastPathComponent()
-        }
-        return url.path
-    }()
+public enum SharedFixtures {
+    /// The package root.
+    public static let packageRoot: String = repositoryRoot.path
 
     /// The shared folder, or `nil` when it is absent.
-    static let root: String? = {
+    public static let root: String? = {
         let candidate =
             ProcessInfo.processInfo.environment["CACHELAB_SHARED"]
             ?? URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared").path
@@ -24,13 +18,13 @@ enum SharedFixtures {
     }()
 
     /// `shared/traces`, libCacheSim's public traces, or `nil` when absent.
-    static let tracesDirectory: String? = root.map { $0 + "/traces" }.flatMap { isDirectory($0) ? $0 : nil }
+    public static let tracesDirectory: String? = root.map { $0 + "/traces" }.flatMap { isDirectory($0) ? $0 : nil }
 
     /// Whether `shared/traces` is present.
-    static var tracesAvailable: Bool { tracesDirectory != nil }
+    public static var tracesAvailable: Bool { tracesDirectory != nil }
 
     /// The path of the shared trace file `name`, or `nil` when it is absent.
-    static func trace(_ name: String) -> String? {
+    public static func trace(_ name: String) -> String? {
         guard let directory = tracesDirectory else {
             return nil
         }

@@ -1,0 +1,64 @@
+/// A client's whole image cache — a memory tier in front of a disk tier — and how it reacts to
+/// app events. Either tier may be absent.
+public struct ClientConfiguration: Sendable, Equatable, Codable {
+    /// The preset's name, or a description of a custom setup, for reports.
+    public var name: String
+    public var memory: TierConfiguration?
+    public var disk: TierConfiguration?
+    public var diskSweep: DiskSweep
+    /// On `background`, trim the memory tier to this share of its capacity (nil: keep it).
+    public var memoryShareKeptInBackground: Double?
+    /// On `memory_warning`, keep this share of the memory tier (0: clear it).
+    public var memoryShareKeptOnWarning: Double
+    public var sizeMode: SizeMode
+    public var network: NetworkProfile
+    /// What the memory tier charges for an image: its decoded bitmap (the default, as image
+    /// libraries do, where the trace gives pixels) or its encoded bytes.
+    public var memoryCost: MemoryCost
+
+    public init(
+        name: String, memory: TierConfiguration?, disk: TierConfiguration?, diskSweep: DiskSweep = .onInsert,
+        memoryShareKeptInBackground: Double? = nil, memoryShareKeptOnWarning: Double = 0,
+        sizeMode: SizeMode = .bytes, network: NetworkProfile = .wifi, memoryCost: MemoryCost = .decoded
+    ) {
+        precondition(memory != nil || disk != nil, "a client needs at least one tier")
+        self.name = name
+        self.memory = memory
+        self.disk = disk
+        self.diskSweep = diskSweep
+        self.memoryShareKeptInBackground = memoryShareKeptInBackground
+        self.memoryShareKeptOnWarning = memoryShareKeptOnWarning
+        self.sizeMode = sizeMode
+        self.network = network
+        self.memoryCost = memoryCost
+    }
+}
+
+extension ClientConfiguration {
+    /// The same client with each tier's capacity held to a budget (`tune`'s comparison at equal
+    /// budgets): memory to `memory` (its cost's unit), disk to `disk` bytes, pin budgets too.
+    public func capped(memory memoryBudget: Int, disk diskBudget: Int) -> ClientConfiguration {
+        var capped = self
+        if var tier = capped.memory {
+            let scale = Double(min(tier.capacity, memoryBudget)) / Double(tier.capacity)
+            tier.capacity = min(tier.capacity, memoryBudget)
+            tier.pinBudget = tier.pinBudget.map { min($0, tier.capacity) }
+            // A largest entry given as a share of the limit (Nuke's tenth) keeps its share.
+            tier.largestEntry = tier.largestEntry.map { Int(Double($0) * scale) }
+            capped.memory = tier
+        }
+        if var tier = capped.disk {
+            tier.capacity = min(tier.capacity, diskBudget)
+            tier.pinBudget = tier.pinBudget.map { min($0, tier.capacity) }
+            capped.disk = tier
+        }
+        return capped
+    }
+
+    /// Throws `PolicyError.needsFuture` if a tier's policy needs each request's next use (Belady),
+    /// which a client, simulated or real, does not have.
+    public func requireOnline() throws(PolicyError) {
+        try memory?.policy.requireOnline(for: "a client's memory tier")
+        try disk?.policy.requireOnline(for: "a client's disk tier")
+    }
+}
