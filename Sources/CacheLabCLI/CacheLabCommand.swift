@@ -10,13 +10,15 @@ struct CacheLabCommand: AsyncParsableCommand {
             (one person reading a 63-recipe list most days for two weeks) and prints hit ratio, bytes \
             saved and latency. Point --trace at a file to replay your own trace, --scenario at another \
             generated one, --client at the presets of real image libraries; `cachelab serve` imitates \
-            the recipe API over loopback.
+            the recipe API over loopback. New here? `cachelab topic` explains capacities, size \
+            modes, tiers, presets, opt_ratio and admission.
             """,
         subcommands: [
             RunCommand.self, MRCCommand.self, CompareCommand.self, MergeCommand.self, CheckCommand.self,
             TuneCommand.self,
             TraceCommand.self,
             ServeCommand.self,
+            TopicCommand.self,
         ]
     )
 }

@@ -121,8 +121,12 @@ enum TraceChecks {
                 bytes: written, name: trace.name, format: format,
                 columns: columns == nil ? nil : TraceWriter.csvColumns)
             // libCacheSim's CSV keeps whole seconds, so the writer truncates milliseconds.
-            var expected = trace
-            if format == .csv { expected.times = trace.times.map { $0 / 1000 * 1000 } }
+            let expected =
+                format != .csv
+                ? trace
+                : Trace(
+                    name: trace.name, times: trace.times.map { $0 / 1000 * 1000 }, keys: trace.keys, sizes: trace.sizes,
+                    events: trace.events, keyNames: trace.keyNames, pixelSizes: trace.pixelSizes)
             return again == expected ? [] : ["written and read back, the trace differs: \(difference(expected, again))"]
         } catch {
             return ["the reader refuses what the writer wrote: \(error)"]

@@ -171,9 +171,8 @@ struct PhotoTraceBuilder {
     private mutating func key(of photo: Int32) -> Int32 {
         var key = keyOfPhoto[Int(photo)]
         if key < 0 {
-            key = Int32(trace.keyNames!.count)
+            key = Int32(trace.appendKeyName(timeline.photoURLs[Int(photo)]))
             keyOfPhoto[Int(photo)] = key
-            trace.keyNames!.append(timeline.photoURLs[Int(photo)])
         }
         return key
     }

@@ -62,7 +62,7 @@ public struct Recording: Sendable, Equatable {
             recording.append(read, ids: &ids, names: &names)
         }
         guard recording.trace.count > 0 else { throw .empty(file: path) }
-        recording.trace.keyNames = names
+        recording.trace.nameKeys(names)
         return recording
     }
 
@@ -89,7 +89,7 @@ public struct Recording: Sendable, Equatable {
         }
         let offset = trace.count
         for event in part.events {
-            trace.events.append(
+            trace.appendEvent(
                 TraceEvent(
                     position: event.position + offset, time: raised(event.time), kind: event.kind,
                     key: event.key.map { mapped[Int($0)] }))

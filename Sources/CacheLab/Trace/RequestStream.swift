@@ -51,24 +51,9 @@ extension RequestStream {
         var trace = Trace(name: name)
         var chunk = RequestChunk(capacity: chunkCapacity)
         while try next(into: &chunk) {
-            chunk.withBatch { batch in
-                if !batch.pixelSizes.isEmpty, trace.pixelSizes == nil {
-                    trace.pixelSizes = [UInt32](repeating: 0, count: trace.count)
-                }
-                if trace.pixelSizes != nil {
-                    if batch.pixelSizes.isEmpty {
-                        trace.pixelSizes!.append(contentsOf: repeatElement(0, count: batch.count))
-                    } else {
-                        trace.pixelSizes!.append(contentsOf: batch.pixelSizes)
-                    }
-                }
-                trace.times.append(contentsOf: batch.times)
-                trace.keys.append(contentsOf: batch.keys)
-                trace.sizes.append(contentsOf: batch.sizes)
-                trace.events.append(contentsOf: batch.events)
-            }
+            chunk.withBatch { batch in trace.append(batch) }
         }
-        trace.keyNames = keyNames
+        trace.nameKeys(keyNames)
         return trace
     }
 }

@@ -109,8 +109,12 @@ struct SweepPlanTests {
 
     @Test func aShardedCurveMergesIntoTheOneMachineCurveEvenWhenLRUCannotBeStacked() throws {
         // Given a trace whose objects change size (LRU's stack pass gives way to replays)
-        var trace = Self.traces[0]
-        for index in stride(from: 0, to: trace.count, by: 7) { trace.sizes[index] += 1 }
+        let base = Self.traces[0]
+        var trace = Trace(name: base.name)
+        for index in 0..<base.count {
+            trace.append(
+                time: base.times[index], key: base.keys[index], size: base.sizes[index] + (index % 7 == 0 ? 1 : 0))
+        }
         let request = MissRatioCurve.Request(policies: [.fifo, .lru, .arc], capacities: [], sizeMode: .bytes)
         let capacities = CapacityList.list([.percentOfWorkingSet(2), .absolute(500_000), .percentOfWorkingSet(20)])
         let plan = try request.sweep(TraceSource(trace), capacities: capacities, command: "cachelab mrc", output: "csv")

@@ -31,7 +31,7 @@ struct NextUseTests {
         // Given a trace with named keys (the flat-array path) and the same ids without names
         let named = TraceFixtures.makeNamedTrace(count: 2_000)
         var numeric = named
-        numeric.keyNames = nil
+        numeric.nameKeys(nil)
         // Then both paths agree, and agree with a direct search forward
         let uses = named.nextUses()
         #expect(uses == numeric.nextUses())

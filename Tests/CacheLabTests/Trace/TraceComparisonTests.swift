@@ -44,14 +44,13 @@ struct TraceInvariantTests {
         trace.append(time: 2, key: 1, size: 20)
         #expect(trace.checkInvariants().isEmpty)
 
-        var broken = trace
-        broken.sizes[0] = 0
-        broken.times.removeLast()
-        broken.keyNames = ["a"]
-        broken.events.append(TraceEvent(position: 5, time: 3, kind: .relaunch))
+        // Storage changes only through Trace's methods, which keep the rules: a broken trace
+        // can only be made whole, through the initializer.
         var keyed = TraceEvent(position: 0, time: 3, kind: .background)
         keyed.key = 1  // the initializer refuses it; a mutation does not
-        broken.events.append(keyed)
+        let broken = Trace(
+            name: "t", times: [0], keys: trace.keys, sizes: [0, 20],
+            events: trace.events + [TraceEvent(position: 5, time: 3, kind: .relaunch), keyed], keyNames: ["a"])
         #expect(
             broken.checkInvariants() == [
                 "1 times and 2 sizes for 2 keys", "request 1 has size 0", "event 3 comes before the event ahead of it",
