@@ -75,9 +75,15 @@ final class Checked<Policy: EvictionPolicy>: CheckedCache {
             cache.upcoming(nextUse: use)
             served += 1
         }
-        if lookup(key, at: now) { return true }
+        if lookup(key, size: size, at: now) { return true }
         _ = insert(key, size: size, at: now)
         return false
+    }
+
+    /// The simulator's lookup: with the request's size, which a policy that `resizesOnHit` takes.
+    func lookup(_ key: UInt64, size: Int, at now: Int64) -> Bool {
+        defer { cache.checkInvariants() }
+        return cache.value(forKey: key, size: size, at: now) != nil
     }
 
     func lookup(_ key: UInt64, at now: Int64) -> Bool {
@@ -145,7 +151,7 @@ extension Cache where Key == UInt64, Value == Void {
     @discardableResult
     func request(_ key: UInt64, size: Int = 1) -> Bool {
         defer { checkInvariants() }
-        if value(forKey: key, at: 0) != nil { return true }
+        if value(forKey: key, size: size, at: 0) != nil { return true }
         insertAfterMiss((), forKey: key, size: size, at: 0)
         return false
     }
