@@ -180,8 +180,8 @@ public struct LHDPolicy: EvictionPolicy {
         return explorer[slot] ? density + 1 : density
     }
 
-    /// The slots in libCacheSim's tag order, which `evict` samples by index (for tests).
-    var tagOrder: [Int32] { (0..<count).map { order[$0] } }
+    /// The keys in libCacheSim's tag order, which `evict` samples by index (for tests).
+    var tagKeys: [UInt64] { (0..<count).map { keys[order[$0]] } }
 
     /// The keys remembered as newcomers that ranked below the average victim (for tests).
     var newcomerKeys: [UInt64] { (0..<Self.admissions).compactMap { newcomers[$0].slot >= 0 ? newcomers[$0].key : nil } }

@@ -162,3 +162,22 @@ extension Cache where Key == UInt64, Value == Void {
         keys.map { request($0, size: size) }
     }
 }
+
+extension Cache where Key == UInt64, Value == Void {
+    /// Replays `keys` (with `sizes`, else 1 each) as the simulator does: a policy that needs the
+    /// future is told each request's true next use, every lookup carries the request's size, and
+    /// the invariants are checked after every request. Returns the hit flags.
+    @discardableResult
+    func replay(_ keys: [UInt64], sizes: [Int]? = nil) -> [Bool] {
+        var trace = Trace(name: "keys")
+        for (index, key) in keys.enumerated() { trace.append(time: 0, key: key, size: sizes?[index] ?? 1) }
+        let nextUses = trace.nextUses()
+        return (0..<trace.count).map { position in
+            defer { checkInvariants() }
+            if Policy.needsFuture { upcoming(nextUse: nextUses[position]) }
+            if value(forKey: trace.keys[position], size: trace.sizes[position], at: 0) != nil { return true }
+            insertAfterMiss((), forKey: trace.keys[position], size: trace.sizes[position], at: 0)
+            return false
+        }
+    }
+}
