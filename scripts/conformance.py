@@ -637,6 +637,7 @@ SWIFT_TEMPLATE = """\
 // on libCacheSim's public traces in ../shared/traces, in bytes and unit mode, at 1%, 5% and 10%
 // of each trace's working set (floor; bytes = sum of each object's first-seen size). A row that
 // would replay the same requests as an earlier one (the encodings share one id sequence) is left out.
+import CacheLabLocking
 import Foundation
 import Testing
 
@@ -727,10 +728,14 @@ struct GoldenCountsTests {
 
 /// On the first failing row, prints every row's expected and actual counts as a Markdown table.
 private enum FailureTable {
-    private static let printed = LockedFlag()
+    private static let printed = Locked(false)
 
     static func printOnce() {
-        guard printed.setOnce() else {
+        let first = printed.withLock { printed in
+            defer { printed = true }
+            return !printed
+        }
+        guard first else {
             return
         }
         var lines = [
@@ -746,22 +751,6 @@ private enum FailureTable {
                     + "\\(row.policy.rawValue) | \\(row.misses) | \\(actual.map(String.init) ?? "-") | \\(diff) |")
         }
         print(lines.joined(separator: "\\n"))
-    }
-}
-
-/// A flag that only the first caller of `setOnce()` sees unset.
-private final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-
-    func setOnce() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if isSet {
-            return false
-        }
-        isSet = true
-        return true
     }
 }
 """

@@ -12,7 +12,9 @@
 /// two draws, uniform over non-empty buckets and then within the chain.
 ///
 /// Buckets and links live in slot arrays and are rehashed in place: after the table has grown to
-/// its largest size nothing allocates.
+/// its largest size nothing allocates. The buckets start as lazily zeroed memory
+/// (`SlotArray(zeroedCount:)`), each holding its first slot plus one (0: empty), so 2^24 of them
+/// cost nothing until used.
 ///
 /// - Complexity: O(1) expected insert and sample, O(chain) remove; a rehash is O(buckets).
 /// - Invariant: every slot in the table sits in the chain of bucket `hash & mask`, once; `count`
@@ -31,7 +33,7 @@ struct ChainedHashTable {
     private(set) var hashPower: Int
     private(set) var count = 0
     private var mask: UInt64
-    /// The first slot of each bucket's chain, or -1. At least `bucketCount` long.
+    /// The first slot of each bucket's chain plus one, or 0 when empty. At least `bucketCount` long.
     private let heads: SlotArray<Int32>
     private let nodes = SlotArray<Node>(count: 0, filling: Node(hash: 0, next: absent))
 
@@ -40,7 +42,7 @@ struct ChainedHashTable {
         precondition(hashPower >= 0 && hashPower < 40, "ChainedHashTable: hash power \(hashPower) out of 0..<40")
         self.hashPower = hashPower
         mask = (1 << UInt64(hashPower)) - 1
-        heads = SlotArray(count: 1 << hashPower, filling: -1)
+        heads = SlotArray(zeroedCount: 1 << hashPower)
     }
 
     var bucketCount: Int { 1 << hashPower }
@@ -72,8 +74,8 @@ struct ChainedHashTable {
         if count > 2 << hashPower { expand() }
         let hash = Self.hash(key)
         let bucket = Int(hash & mask)
-        nodes[slot] = Node(hash: hash, next: heads[bucket])
-        heads[bucket] = slot
+        nodes[slot] = Node(hash: hash, next: head(bucket))
+        setHead(bucket, slot)
         count += 1
     }
 
@@ -82,13 +84,13 @@ struct ChainedHashTable {
     mutating func remove(_ slot: Int32) {
         let bucket = Int(nodes[slot].hash & mask)
         var previous: Int32 = -1
-        var current = heads[bucket]
+        var current = head(bucket)
         while current != slot {
             precondition(current >= 0, "ChainedHashTable: slot \(slot) is not in its bucket's chain")
             previous = current
             current = nodes[current].next
         }
-        if previous < 0 { heads[bucket] = nodes[slot].next } else { nodes[previous].next = nodes[slot].next }
+        if previous < 0 { setHead(bucket, nodes[slot].next) } else { nodes[previous].next = nodes[slot].next }
         nodes[slot].next = Self.absent
         count -= 1
     }
@@ -99,21 +101,21 @@ struct ChainedHashTable {
     @inline(__always)
     mutating func sample(_ random: LehmerRandom) -> Int32 {
         precondition(count > 0, "ChainedHashTable: sampling an empty table")
-        var head = heads[Int(random.next() & mask)]
+        var first = head(Int(random.next() & mask))
         var tries = 0
-        while head < 0 {
+        while first < 0 {
             tries += 1
             if tries > 32 { shrink() }
-            head = heads[Int(random.next() & mask)]
+            first = head(Int(random.next() & mask))
         }
         var length: UInt64 = 0
-        var slot = head
+        var slot = first
         while slot >= 0 {
             length += 1
             slot = nodes[slot].next
         }
         var position = random.next() % length
-        slot = head
+        slot = first
         while position > 0 {
             slot = nodes[slot].next
             position -= 1
@@ -123,15 +125,17 @@ struct ChainedHashTable {
 
     /// Empties the table, keeping its size.
     mutating func removeAll() {
-        for bucket in 0..<bucketCount { heads[bucket] = -1 }
-        nodes.fill(with: Node(hash: 0, next: Self.absent))
+        for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {
+            heads[Int(nodes[slot].hash & mask)] = 0
+            nodes[slot].next = Self.absent
+        }
         count = 0
     }
 
     /// The slots of `bucket`'s chain, head first (for tests).
     func chain(_ bucket: Int) -> [Int32] {
         var result: [Int32] = []
-        var slot = heads[bucket]
+        var slot = head(bucket)
         while slot >= 0 {
             result.append(slot)
             slot = nodes[slot].next
@@ -153,7 +157,8 @@ struct ChainedHashTable {
             slots.append(slot)
             let bucket = Int(nodes[slot].hash & mask)
             let members = chain(bucket)
-            precondition(members.count(where: { $0 == slot }) == 1, "\(name): slot \(slot) not once in bucket \(bucket)")
+            precondition(
+                members.count(where: { $0 == slot }) == 1, "\(name): slot \(slot) not once in bucket \(bucket)")
             if bucketsSeen.insert(bucket).inserted {
                 chained += members.count
                 precondition(
@@ -170,13 +175,13 @@ struct ChainedHashTable {
     // size, each part reversed (every entry pushed onto its new bucket's head in chain order).
     private mutating func expand() {
         let old = bucketCount
-        heads.grow(to: old * 2, filling: -1)
+        heads.grow(to: old * 2, filling: 0)
         hashPower += 1
         mask = (mask << 1) | 1
         for bucket in 0..<old {
             var low: Int32 = -1
             var high: Int32 = -1
-            var slot = heads[bucket]
+            var slot = head(bucket)
             while slot >= 0 {
                 let next = nodes[slot].next
                 if nodes[slot].hash & UInt64(old) == 0 {
@@ -188,31 +193,58 @@ struct ChainedHashTable {
                 }
                 slot = next
             }
-            heads[bucket] = low
-            heads[bucket + old] = high
+            setHead(bucket, low)
+            setHead(bucket + old, high)
         }
     }
 
-    // Halves the table in place. New bucket b receives old bucket b's chain, then old bucket
-    // b + half's (libCacheSim walks the old buckets in order), each entry pushed onto its head.
+    // Halves the table in place. libCacheSim walks the old buckets in order, each chain from its
+    // head, pushing every entry onto the head of its new bucket (b & new mask): new bucket b gets
+    // old bucket b's chain reversed, then old bucket b + half's reversed on top. A sparse table
+    // (BeladySize's 2^24 buckets for a few hundred entries) walks only the buckets in use, sorted,
+    // which meets them in the same order; that list is the one allocation, on a halving.
     private mutating func shrink() {
         precondition(hashPower > 0, "ChainedHashTable: cannot shrink a table of one bucket")
-        let half = bucketCount / 2
+        let old = bucketCount
+        let oldMask = mask
         hashPower -= 1
         mask >>= 1
-        for bucket in 0..<half {
-            var merged: Int32 = -1
-            for source in stride(from: bucket, through: bucket + half, by: half) {
-                var slot = heads[source]
-                while slot >= 0 {
-                    let next = nodes[slot].next
-                    nodes[slot].next = merged
-                    merged = slot
-                    slot = next
-                }
+        if count * 16 < old {
+            var used: [Int] = []
+            used.reserveCapacity(count)
+            for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {
+                used.append(Int(nodes[slot].hash & oldMask))
             }
-            heads[bucket] = merged
-            heads[bucket + half] = -1
+            used.sort()
+            var previous = -1
+            for bucket in used where bucket != previous {
+                previous = bucket
+                moveChain(from: bucket)
+            }
+        } else {
+            for bucket in 0..<old where heads[bucket] != 0 { moveChain(from: bucket) }
         }
     }
+
+    // Empties old bucket `bucket`, pushing its entries, head first, onto the head of their bucket
+    // under the (new, halved) mask.
+    @inline(__always)
+    private mutating func moveChain(from bucket: Int) {
+        let target = bucket & Int(mask)
+        var slot = head(bucket)
+        heads[bucket] = 0
+        while slot >= 0 {
+            let next = nodes[slot].next
+            nodes[slot].next = head(target)
+            setHead(target, slot)
+            slot = next
+        }
+    }
+
+    /// The first slot of `bucket`'s chain, or -1.
+    @inline(__always)
+    private func head(_ bucket: Int) -> Int32 { heads[bucket] &- 1 }
+
+    @inline(__always)
+    private func setHead(_ bucket: Int, _ slot: Int32) { heads[bucket] = slot &+ 1 }
 }

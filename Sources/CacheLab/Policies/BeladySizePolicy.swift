@@ -15,7 +15,8 @@
 /// (`ChainedHashTable` at its full 2^24 buckets, which the first evictions halve many times) and
 /// evicts the first sample of the largest `log(size) + log(next use − now)` in double precision.
 /// A request never made again is not stored (`Admission.evictOnly`: the room is made all the
-/// same), and a hit by one removes its entry. Miss counts match libCacheSim's exactly.
+/// same), and a hit by one removes its entry (handed to the engine through `pendingVictim`, so it
+/// counts among the evictions). Miss counts match libCacheSim's exactly.
 ///
 /// It needs the future, like `BeladyPolicy`: the replay tells it each request's next use
 /// (`upcoming(nextUse:)`), so only the single-tier simulator runs it.

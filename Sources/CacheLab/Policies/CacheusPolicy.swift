@@ -260,13 +260,15 @@ public struct CacheusPolicy: EvictionPolicy {
             let record = evictFromSRLRU()
             leaveFrequency(lruCandidate, offloadingTo: record)
             Self.remember(
-                keys[lruCandidate], cost: costs[lruCandidate], in: &lruGhosts, order: &lruGhostOrder, limit: ghostCapacity)
+                keys[lruCandidate], cost: costs[lruCandidate], in: &lruGhosts, order: &lruGhostOrder,
+                limit: ghostCapacity)
             return lruCandidate
         } else {
             let record = removeFromSRLRU(lfuCandidate)
             evictFromCRLFU(offloadingTo: record)
             Self.remember(
-                keys[lfuCandidate], cost: costs[lfuCandidate], in: &lfuGhosts, order: &lfuGhostOrder, limit: ghostCapacity)
+                keys[lfuCandidate], cost: costs[lfuCandidate], in: &lfuGhosts, order: &lfuGhostOrder,
+                limit: ghostCapacity)
             return lfuCandidate
         }
     }

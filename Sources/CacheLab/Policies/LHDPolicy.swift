@@ -137,7 +137,9 @@ public struct LHDPolicy: EvictionPolicy {
         }
         for index in 0..<Self.admissions {
             let newcomer = newcomers[index]
-            guard newcomer.slot >= 0, position[newcomer.slot] >= 0, keys[newcomer.slot] == newcomer.key else { continue }
+            guard newcomer.slot >= 0, position[newcomer.slot] >= 0, keys[newcomer.slot] == newcomer.key else {
+                continue
+            }
             let density = density(newcomer.slot)
             if density < lowest {
                 victim = Int(position[newcomer.slot])
@@ -164,7 +166,8 @@ public struct LHDPolicy: EvictionPolicy {
     public func checkedSlots() -> [Int32] {
         let slots = (0..<count).map { order[$0] }
         for (index, slot) in slots.enumerated() {
-            precondition(position[slot] == Int32(index), "LHD: slot \(slot) at \(index) thinks it is at \(position[slot])")
+            precondition(
+                position[slot] == Int32(index), "LHD: slot \(slot) at \(index) thinks it is at \(position[slot])")
         }
         precondition(Set(slots).count == count, "LHD: a slot listed twice")
         let listed = (0..<position.count).count { position[$0] >= 0 }
@@ -184,7 +187,9 @@ public struct LHDPolicy: EvictionPolicy {
     var tagKeys: [UInt64] { (0..<count).map { keys[order[$0]] } }
 
     /// The keys remembered as newcomers that ranked below the average victim (for tests).
-    var newcomerKeys: [UInt64] { (0..<Self.admissions).compactMap { newcomers[$0].slot >= 0 ? newcomers[$0].key : nil } }
+    var newcomerKeys: [UInt64] {
+        (0..<Self.admissions).compactMap { newcomers[$0].slot >= 0 ? newcomers[$0].key : nil }
+    }
 
     // MARK: Tags
 
