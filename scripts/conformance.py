@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,12 +36,22 @@ FORMATS = ("oracle-general", "csv", "txt")
 POLICY_CLASSES = {
     "lru": "LRU", "fifo": "FIFO", "lfu": "LFU", "clock": "Clock", "sieve": "Sieve", "s3fifo": "S3FIFO",
     "arc": "ARC", "twoq": "TwoQ", "belady": "Belady", "wtinylfu": "WTinyLFU", "gdsf": "GDSF",
+    "random": "Random", "hyperbolic": "Hyperbolic", "beladysize": "BeladySize", "lecar": "LeCaR",
+    "cacheus": "Cacheus", "lhd": "LHD",
 }
-POLICIES = ("LRU", "FIFO", "LFU", "Clock", "Sieve", "TwoQ", "S3FIFO", "ARC", "WTinyLFU", "GDSF", "Belady")  # checked by default
+POLICIES = (  # checked by default
+    "LRU", "FIFO", "LFU", "Clock", "Sieve", "TwoQ", "S3FIFO", "ARC", "WTinyLFU", "GDSF", "Belady",
+    "Random", "Hyperbolic", "BeladySize", "LeCaR", "Cacheus", "LHD",
+)  # fmt: skip
 # libCacheSim classes that read each request's next use, which only an oracleGeneral file carries
 # (on csv/txt input they silently give nonsense): their reference runs on an oracleGeneral
 # rendition of the same parsed requests (`oracle_reader`); cachelab still reads the original file.
-NEEDS_ORACLE = {"Belady"}
+NEEDS_ORACLE = {"Belady", "BeladySize"}
+# libCacheSim classes that draw from its random generator, whose state is per OS thread, starts at
+# 0xdeadbeef and carries on from run to run: each reference is computed in a new thread, the cache
+# built inside it (Cacheus draws in its constructor), so that it starts where cachelab's does.
+# (Every reference runs that way; for these it is what makes the reference reproducible.)
+RANDOMIZED = {"Random", "Hyperbolic", "BeladySize", "LeCaR", "Cacheus", "LHD"}
 MODES = ("bytes", "unit")
 PERCENTS = (1, 5, 10)  # capacities, as % of each trace's working set
 
@@ -309,10 +320,43 @@ class Row:
     cachelab_capacity: int | None = None
     status: str = ""
     detail: str = ""
+    reference: bool = True  # False: libCacheSim's run timed out (status NOREF, never a pass)
+
+
+class ReferenceTimeout(Exception):
+    """A reference run that did not finish in time: its row gets no reference."""
+
+
+def run_in_fresh_thread(job, timeout: float):
+    """Runs `job()` in a new OS thread (so libCacheSim's thread-local generator starts at its seed)
+    and returns its result. Raises ReferenceTimeout if it is not done after `timeout` seconds: the
+    thread cannot be stopped and runs on, daemonic, and the caller must not reuse what it holds.
+    A pooled worker would carry the generator's state over from the run before, so never one."""
+    outcome: list = []
+
+    def body():
+        try:
+            outcome.append((True, job()))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+            outcome.append((False, error))
+
+    thread = threading.Thread(target=body, name="libcachesim-reference", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive() or not outcome:
+        raise ReferenceTimeout(f"no result after {timeout:.0f} s")
+    ok, value = outcome[0]
+    if not ok:
+        raise value
+    return value
 
 
 def compute_reference(
-    traces: list[ParsedTrace], capacities: list[str], verbose: bool, policies: tuple[str, ...] = POLICIES
+    traces: list[ParsedTrace],
+    capacities: list[str],
+    verbose: bool,
+    policies: tuple[str, ...] = POLICIES,
+    timeout: float = 600,
 ) -> list[Row]:
     import libcachesim as lcs  # noqa: PLC0415 - only the venv has it
 
@@ -355,15 +399,33 @@ def compute_reference(
                                  "refuses a capacity under 5, skipped")
                         continue
                     started = time.monotonic()
-                    cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
                     source = reader
                     if policy in NEEDS_ORACLE:
                         with c_stderr_to(log):
                             oracle = oracle or oracle_reader(lcs, trace, mode)
                         source = oracle
-                    with c_stderr_to(log):
+
+                    def job(policy=policy, capacity=capacity, source=source):
+                        # Built in the thread that runs it: Cacheus draws when it is made.
+                        cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
                         miss_ratio, _byte_miss_ratio = cache.process_trace(source)
-                    requests = cache._cache.n_req  # one per cache.get, i.e. per request counted
+                        return miss_ratio, cache._cache.n_req  # one per cache.get, i.e. per request
+
+                    try:
+                        with c_stderr_to(log):
+                            miss_ratio, requests = run_in_fresh_thread(job, timeout)
+                    except ReferenceTimeout as error:
+                        rows.append(Row(trace, mode, percent, capacity, policy, reference=False,
+                                        status="NOREF", detail=f"libCacheSim's reference {error}"))
+                        progress(f"reference {trace.spec.name} {mode} {label(percent, capacity)} {policy}: "
+                                 f"NO REFERENCE ({error})")
+                        # The thread runs on with the reader: later runs get fresh ones.
+                        if source is reader:
+                            with c_stderr_to(log):
+                                reader = open_reader(lcs, trace, mode)
+                        else:
+                            oracle = None
+                        continue
                     misses = round(miss_ratio * requests)
                     if requests != len(trace.ids):
                         raise InputError(
@@ -375,7 +437,6 @@ def compute_reference(
                         f"reference {trace.spec.name} {mode} {label(percent, capacity)} {policy}: "
                         f"{misses} misses of {requests} ({time.monotonic() - started:.2f} s)"
                     )
-                    del cache
             del reader, oracle
     return rows
 
@@ -435,6 +496,11 @@ def run_cachelab(binary: Path, rows: list[Row], timeout: float) -> None:
         return fail("FAIL", f"unreadable output ({error}): {invocation}\n{result.stdout[:2000]}")
     for row in rows:
         record = records.get((row.policy.lower(), row.capacity))
+        if not row.reference:
+            # Nothing to compare with: the row stays NOREF, cachelab's count shown for reading.
+            if record is not None and record.get("misses", "").isdigit():
+                row.cachelab_misses = int(record["misses"])
+            continue
         row.detail = invocation
         if record is None:
             row.status, row.detail = "FAIL", f"no CSV line for {row.policy.lower()} at {row.capacity}: {invocation}"
@@ -475,9 +541,9 @@ def print_table(rows: list[Row], with_cachelab: bool) -> None:
             row.mode,
             label(row.percent, row.capacity),
             row.policy,
-            f"{row.requests:,}",
-            f"{row.misses:,}",
-            f"{row.misses / row.requests:.4f}",
+            f"{row.requests:,}" if row.reference else "-",
+            f"{row.misses:,}" if row.reference else "-",
+            f"{row.misses / row.requests:.4f}" if row.reference else "-",
         ]
         if with_cachelab:
             cells += ["-" if row.cachelab_misses is None else f"{row.cachelab_misses:,}", row.status]
@@ -571,6 +637,7 @@ SWIFT_TEMPLATE = """\
 // on libCacheSim's public traces in ../shared/traces, in bytes and unit mode, at 1%, 5% and 10%
 // of each trace's working set (floor; bytes = sum of each object's first-seen size). A row that
 // would replay the same requests as an earlier one (the encodings share one id sequence) is left out.
+import CacheLabLocking
 import Foundation
 import Testing
 
@@ -661,10 +728,14 @@ struct GoldenCountsTests {
 
 /// On the first failing row, prints every row's expected and actual counts as a Markdown table.
 private enum FailureTable {
-    private static let printed = LockedFlag()
+    private static let printed = Locked(false)
 
     static func printOnce() {
-        guard printed.setOnce() else {
+        let first = printed.withLock { printed in
+            defer { printed = true }
+            return !printed
+        }
+        guard first else {
             return
         }
         var lines = [
@@ -680,22 +751,6 @@ private enum FailureTable {
                     + "\\(row.policy.rawValue) | \\(row.misses) | \\(actual.map(String.init) ?? "-") | \\(diff) |")
         }
         print(lines.joined(separator: "\\n"))
-    }
-}
-
-/// A flag that only the first caller of `setOnce()` sees unset.
-private final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-
-    func setOnce() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if isSet {
-            return false
-        }
-        isSet = true
-        return true
     }
 }
 """
@@ -774,6 +829,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--timeout", type=float, default=1200, help="seconds allowed for one cachelab process (one trace, one size mode)"
     )
+    parser.add_argument(
+        "--reference-timeout", type=float, default=600, metavar="SECONDS",
+        help="seconds allowed for one libCacheSim run (one trace, size mode, capacity and policy); a run "
+        "that takes longer gives its row no reference (NOREF), which fails the check (default: %(default)s)")
     parser.add_argument("--verbose", action="store_true", help="show libCacheSim's own log lines")
     parser.add_argument(
         "--policies", default=",".join(p.lower() for p in POLICIES), metavar="NAME[,NAME...]",
@@ -822,13 +881,18 @@ def main(argv: list[str]) -> int:
         unknown = [name for name in names if name not in POLICY_CLASSES]
         if unknown or not names:
             raise InputError(f"--policies {args.policies}: unknown {', '.join(unknown) or 'empty list'}")
-        rows = compute_reference(traces, capacities, args.verbose, tuple(POLICY_CLASSES[n] for n in names))
+        rows = compute_reference(
+            traces, capacities, args.verbose, tuple(POLICY_CLASSES[n] for n in names), args.reference_timeout)
+        unreferenced = [row for row in rows if not row.reference]
         progress(f"reference done: {len(rows)} rows in {time.monotonic() - started:.1f} s")
 
         if args.golden_swift:
             shared = [row for row in rows if row.trace.spec.expected_working_set and row.percent is not None]
             if len(shared) != len(rows):
                 progress("--golden-swift: rows of --trace files and absolute capacities are left out")
+            if any(not row.reference for row in shared):
+                progress("--golden-swift: rows without a reference (NOREF) are left out")
+                shared = [row for row in shared if row.reference]
             shared = distinct_replays(shared)
             args.golden_swift.parent.mkdir(parents=True, exist_ok=True)
             args.golden_swift.write_text(golden_swift(shared))
@@ -836,8 +900,11 @@ def main(argv: list[str]) -> int:
 
         if args.reference_only:
             print_table(rows, with_cachelab=False)
+            for row in unreferenced:
+                print(f"NOREF: {row.trace.spec.name} {row.mode} {label(row.percent, row.capacity)} {row.policy}: "
+                      f"{row.detail}", file=sys.stderr)
             progress(f"finished in {time.monotonic() - started:.1f} s")
-            return 0
+            return 1 if unreferenced else 0
 
         binary = binary or args.cachelab or build_cachelab()
         if not binary.is_file():
@@ -874,7 +941,11 @@ def main(argv: list[str]) -> int:
         )
     ok = len(rows) - len(bad)
     elapsed = time.monotonic() - started
-    summary = f"conformance: {ok} of {len(rows)} configurations give libCacheSim's miss count, {len(bad)} differ"
+    missing = sum(not row.reference for row in rows)
+    summary = (
+        f"conformance: {ok} of {len(rows)} configurations give libCacheSim's miss count, {len(bad) - missing} differ"
+        + (f", {missing} have no reference (libCacheSim timed out)" if missing else "")
+    )
     print(summary)
     progress(f"finished in {elapsed:.1f} s")
     return 1 if bad else 0

@@ -7,7 +7,9 @@
 ///
 /// - Complexity: O(1) expected per lookup and insert, plus O(1) per eviction or expiration.
 /// - Invariant: `totalCost` is the sum of the stored entries' costs and never exceeds the
-///   capacity; the index, the policy and (with a TTL) the expiry list hold exactly the live slots.
+///   capacity (except, for a policy that `resizesOnHit`, after a hit that grew an entry, until the
+///   next miss makes room); the index, the policy and (with a TTL) the expiry list hold exactly
+///   the live slots.
 ///
 /// A final class with one owner (a replay loop, or the actor of a client tier): its per-entry
 /// fields live in `SlotArray`s, so the per-request path does no copy-on-write checks and, once
@@ -63,9 +65,11 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
         core.pointee.value(forKey: key, at: now, requestSize: nil)
     }
 
-    /// `value(forKey:at:)` for a request of `size` bytes: an admission filter that counts every
-    /// request (AdaptSize) counts a hit at the request's size rather than the stored one, as
-    /// libCacheSim does. The simulator's lookup.
+    /// `value(forKey:at:)` for a request of `size` bytes, the simulator's lookup. A hit then takes
+    /// the request's size wherever libCacheSim does: an admission filter that counts every request
+    /// (AdaptSize) counts it at that size rather than the stored one, and a policy that
+    /// `resizesOnHit` (libCacheSim's LHD) stores the entry at the cost of `size` from then on.
+    /// With neither, it is `value(forKey:at:)`.
     @inline(__always)
     public func value(forKey key: Key, size: Int, at now: Int64) -> Value? {
         core.pointee.value(forKey: key, at: now, requestSize: size)
@@ -293,6 +297,15 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
                 expiryOrder.moveToTail(slot, in: expiryLinks)
             }
         }
+        if Policy.resizesOnHit, let requestSize {
+            let cost = configuration.cost(ofSize: requestSize)
+            let old = entries[slot].cost
+            if cost != old {
+                entries[slot].cost = cost
+                totalCost += cost - old
+                policy.resized(slot, cost: cost)
+            }
+        }
         policy.accessed(slot)
         let value = values[slot]
         while let victim = policy.pendingVictim() { evict(victim) }
@@ -324,7 +337,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         }
         guard admission != .reject, cost <= configuration.capacity else { return false }
         if totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) { return false }
-        guard admission == .store else { return false }
+        guard admission == .store, policy.storesAfterEvictions(cost: cost) else { return false }
         while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
         let slot = takeSlot()
@@ -338,6 +351,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             entries[slot] = Entry(key: key, cost: cost, expiry: 0)
         }
         policy.inserted(slot, key: key.hashBits, cost: cost)
+        while let victim = policy.pendingVictim() { evict(victim) }
         return true
     }
 
@@ -451,7 +465,9 @@ extension CacheCore {
             sum += entries[slot].cost
         }
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
-        precondition(totalCost <= configuration.capacity, "Cache: totalCost \(totalCost) over capacity")
+        precondition(
+            totalCost <= configuration.capacity || Policy.resizesOnHit,
+            "Cache: totalCost \(totalCost) over capacity")
         let policySlots = policy.checkedSlots()
         precondition(
             policySlots.count == live.count && Set(policySlots) == live,

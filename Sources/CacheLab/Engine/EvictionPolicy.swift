@@ -7,10 +7,12 @@
 ///
 /// The calls for one missed request come in libCacheSim's order: `admit` (its `find` on a miss
 /// and `can_insert`), then `evict()` until the entry fits and `pendingVictim()` until it answers
-/// nil, then `victimBeforeInsert` until it
-/// answers nil (for a policy whose sub-queue evicts on its own), then `inserted`. Policies with ghost
-/// lists (ARC, 2Q, S3-FIFO) look the key up in `admit`, and may use what they found in the
-/// `evict()` calls that follow.
+/// nil, then `storesAfterEvictions` (for a policy that decides only then), then
+/// `victimBeforeInsert` until it answers nil (for a policy whose sub-queue evicts on its own), then
+/// `inserted` and `pendingVictim()` until it answers nil; when the cache's admission filter
+/// refuses the miss, `notStored` follows `admit` instead. Policies with ghost lists (ARC, 2Q,
+/// S3-FIFO) look the key up in `admit`, and may use what they found in the `evict()` calls that
+/// follow.
 ///
 /// - Slots are dense small integers handed out by the engine; a slot is live from `inserted` until
 ///   `removed` or until `evict()` or `victimBeforeInsert` returns it.
@@ -22,6 +24,13 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// Whether the policy must be told each request's next use before it is served (Belady's
     /// optimum). The replay then calls `upcoming(nextUse:)` before every lookup.
     static var needsFuture: Bool { get }
+
+    /// Whether a hit takes the request's size, as libCacheSim's LHD does (every other policy keeps
+    /// the size an entry was stored with). A lookup that gives the size
+    /// (`Cache.value(forKey:size:at:)`, the simulator's) then sets the entry's cost to it and
+    /// tells the policy (`resized`), so the total may pass the capacity until the next miss
+    /// makes room, as libCacheSim's occupancy does.
+    static var resizesOnHit: Bool { get }
 
     /// Starts loading what a lookup of `key` will touch in the policy's own tables (ghost lists),
     /// a few requests ahead. A hint: nothing may change.
@@ -60,6 +69,12 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// whether to store it.
     mutating func admit(_ key: UInt64, cost: Int) -> Admission
 
+    /// Whether to store the entry after all, now that the engine has made room for it: asked
+    /// after `admit` answered `.store` and the evictions it needed. A policy whose own rule is
+    /// checked only then (libCacheSim's Cacheus asks whether the key is in its history, which
+    /// those evictions may have trimmed) answers false to store nothing.
+    mutating func storesAfterEvictions(cost: Int) -> Bool
+
     /// One more slot to evict before the entry `admit` just stored for goes in, although it
     /// already fits the capacity, or nil. Called after the engine's own evictions, until it
     /// answers nil. Only a policy whose queues keep their own limits needs it: libCacheSim's 2Q
@@ -68,7 +83,8 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
 
     /// A slot the policy evicted on its own while handling the last call, or nil: W-TinyLFU's
     /// main cache makes room for a window victim it admits, and its probation segment can
-    /// overflow on a hit. The engine asks after every hit and every round of evictions, until
+    /// overflow on a hit; Cacheus moves its oldest new entries to its history as a new one comes
+    /// in. The engine asks after every hit, every round of evictions and every insertion, until
     /// nil, and removes each as evicted.
     mutating func pendingVictim() -> Int32?
 
@@ -79,6 +95,10 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
 
     /// A new entry for `key` was stored in `slot`, costing `cost`.
     mutating func inserted(_ slot: Int32, key: UInt64, cost: Int)
+
+    /// The entry in `slot` is hit by a request whose size costs `cost`, not what it was stored
+    /// at: it costs that from now on. Called just before `accessed`, only when `resizesOnHit`.
+    mutating func resized(_ slot: Int32, cost: Int)
 
     /// The entry in `slot` was hit.
     mutating func accessed(_ slot: Int32)
@@ -114,6 +134,8 @@ public enum Admission: Sendable, Equatable {
 extension EvictionPolicy {
     public static var needsFuture: Bool { false }
 
+    public static var resizesOnHit: Bool { false }
+
     public mutating func share(_ random: LehmerRandom) {}
 
     @inline(__always)
@@ -135,9 +157,15 @@ extension EvictionPolicy {
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission { .store }
 
     @inline(__always)
+    public mutating func storesAfterEvictions(cost: Int) -> Bool { true }
+
+    @inline(__always)
     public mutating func victimBeforeInsert(cost: Int) -> Int32? { nil }
 
     public mutating func notStored() {}
+
+    @inline(__always)
+    public mutating func resized(_ slot: Int32, cost: Int) {}
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { nil }

@@ -1,5 +1,13 @@
 import CPrefetch
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Fixed-capacity storage indexed by slot number, for the engine's and the policies' per-entry
 /// fields. Unlike `Array` it is a reference with no copy-on-write, so a write is one store: no
 /// uniqueness check, no reallocation. It grows only when asked to (`grow(to:filling:)`).
@@ -13,6 +21,8 @@ final class SlotArray<Element> {
     private(set) var count: Int
     private var base: UnsafeMutablePointer<Element>
     private let ledger = StorageLedger.current
+    /// `base` came from `calloc` (`init(zeroedCount:)`), so it goes back with `free`.
+    private var fromCalloc = false
 
     init(count: Int, filling value: Element) {
         self.count = count
@@ -21,10 +31,28 @@ final class SlotArray<Element> {
         ledger?.record(Self.bytes(Swift.max(count, 1)))
     }
 
+    /// `count` elements whose bits are all zero, in memory the system hands out already zeroed
+    /// (`calloc`, which maps a large block lazily): a big table that stays mostly empty, such as
+    /// libCacheSim's 2^24 hash buckets, costs neither the time to fill it nor the memory of the
+    /// pages never touched. The ledger still counts all of it.
+    init(zeroedCount count: Int) where Element: BitwiseCopyable {
+        self.count = count
+        guard let memory = calloc(Swift.max(count, 1), MemoryLayout<Element>.stride) else {
+            fatalError("SlotArray: calloc of \(count) elements failed")
+        }
+        base = memory.bindMemory(to: Element.self, capacity: Swift.max(count, 1))
+        fromCalloc = true
+        ledger?.record(Self.bytes(Swift.max(count, 1)))
+    }
+
     deinit {
         base.deinitialize(count: count)
-        base.deallocate()
+        release(base)
         ledger?.record(-Self.bytes(Swift.max(count, 1)))
+    }
+
+    private func release(_ pointer: UnsafeMutablePointer<Element>) {
+        if fromCalloc { free(pointer) } else { pointer.deallocate() }
     }
 
     private static func bytes(_ count: Int) -> Int { count * MemoryLayout<Element>.stride }
@@ -58,7 +86,8 @@ final class SlotArray<Element> {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCount)
         grown.moveInitialize(from: base, count: count)
         (grown + count).initialize(repeating: value, count: newCount - count)
-        base.deallocate()
+        release(base)
+        fromCalloc = false
         base = grown
         // One entry for the swap, so the ledger's peak is the new size, not old plus new.
         ledger?.record(Self.bytes(newCount) - Self.bytes(Swift.max(count, 1)))

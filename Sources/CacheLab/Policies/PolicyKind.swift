@@ -17,6 +17,12 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case wtinylfu
     case gdsf
     case belady
+    case random
+    case hyperbolic
+    case beladysize
+    case lecar
+    case cacheus
+    case lhd
 
     /// The type that describes the policy (`PolicyDescription`): the policy's own, or a preset's.
     /// The one line a new policy adds here.
@@ -35,6 +41,12 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .wtinylfu: WTinyLFUPolicy.self
         case .gdsf: GDSFPolicy.self
         case .belady: BeladyPolicy.self
+        case .random: RandomPolicy.self
+        case .hyperbolic: HyperbolicPolicy.self
+        case .beladysize: BeladySizePolicy.self
+        case .lecar: LeCaRPolicy.self
+        case .cacheus: CacheusPolicy.self
+        case .lhd: LHDPolicy.self
         }
     }
 
@@ -58,6 +70,12 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     /// live replay refuse it (`PolicyError.needsFuture`).
     public var needsFuture: Bool {
         func order<Description: PolicyDescription>(_: Description.Type) -> Bool { Description.Order.needsFuture }
+        return order(described)
+    }
+
+    /// Whether a hit takes the request's size (`EvictionPolicy.resizesOnHit`: LHD).
+    public var resizesOnHit: Bool {
+        func order<Description: PolicyDescription>(_: Description.Type) -> Bool { Description.Order.resizesOnHit }
         return order(described)
     }
 

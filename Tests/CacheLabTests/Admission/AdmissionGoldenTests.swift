@@ -68,3 +68,78 @@ struct AdmissionGoldenTests {
         #expect(result.misses == misses, "\(filter) \(mode) \(capacity)")
     }
 }
+
+/// The sampled and learning policies behind a filter, on the same trace, against libcachesim 0.3.5
+/// (each run in a fresh thread): the filter and the policy draw from one stream, in libCacheSim's
+/// order, and LHD's hit takes the request's size while AdaptSize counts it.
+@Suite(
+    "Randomized policies behind admission filters against libCacheSim",
+    .enabled(if: SharedFixtures.tracesAvailable, "needs ../shared/traces"))
+struct RandomizedAdmissionGoldenTests {
+    static let rows: [(policy: PolicyKind, filter: String, mode: SizeMode, capacity: Int, misses: Int)] = [
+        (.random, "prob:0.5", .unit, 489, 98806),
+        (.random, "prob:0.5", .unit, 2448, 94817),
+        (.random, "prob:0.5", .unit, 4897, 91166),
+        (.random, "prob:0.5", .bytes, 20297697, 97272),
+        (.random, "prob:0.5", .bytes, 101488486, 94686),
+        (.random, "prob:0.5", .bytes, 202976972, 91395),
+        (.lhd, "sizeprob:5e-5", .unit, 489, 95226),
+        (.lhd, "sizeprob:5e-5", .unit, 2448, 93787),
+        (.lhd, "sizeprob:5e-5", .unit, 4897, 91553),
+        (.lhd, "sizeprob:5e-5", .bytes, 20297697, 92849),
+        (.lhd, "sizeprob:5e-5", .bytes, 101488486, 87399),
+        (.lhd, "sizeprob:5e-5", .bytes, 202976972, 83015),
+        (.lecar, "prob:0.3", .unit, 489, 98161),
+        (.lecar, "prob:0.3", .unit, 2448, 96084),
+        (.lecar, "prob:0.3", .unit, 4897, 91182),
+        (.lecar, "prob:0.3", .bytes, 20297697, 97362),
+        (.lecar, "prob:0.3", .bytes, 101488486, 95308),
+        (.lecar, "prob:0.3", .bytes, 202976972, 91939),
+        (.cacheus, "prob:0.5", .unit, 489, 96379),
+        (.cacheus, "prob:0.5", .unit, 2448, 94520),
+        (.cacheus, "prob:0.5", .unit, 4897, 91798),
+        (.cacheus, "prob:0.5", .bytes, 20297697, 95362),
+        (.cacheus, "prob:0.5", .bytes, 101488486, 92229),
+        (.cacheus, "prob:0.5", .bytes, 202976972, 88682),
+        (.beladysize, "bloom", .unit, 489, 93252),
+        (.beladysize, "bloom", .unit, 2448, 86023),
+        (.beladysize, "bloom", .unit, 4897, 80061),
+        (.beladysize, "bloom", .bytes, 20297697, 92540),
+        (.beladysize, "bloom", .bytes, 101488486, 85542),
+        (.beladysize, "bloom", .bytes, 202976972, 80833),
+        (.hyperbolic, "sizeprob:5e-5", .unit, 489, 95033),
+        (.hyperbolic, "sizeprob:5e-5", .unit, 2448, 93416),
+        (.hyperbolic, "sizeprob:5e-5", .unit, 4897, 91429),
+        (.hyperbolic, "sizeprob:5e-5", .bytes, 20297697, 93956),
+        (.hyperbolic, "sizeprob:5e-5", .bytes, 101488486, 89456),
+        (.hyperbolic, "sizeprob:5e-5", .bytes, 202976972, 83160),
+        (.lhd, "adaptsize", .unit, 489, 96990),
+        (.lhd, "adaptsize", .unit, 2448, 94875),
+        (.lhd, "adaptsize", .unit, 4897, 91208),
+        (.lhd, "adaptsize", .bytes, 20297697, 93342),
+        (.lhd, "adaptsize", .bytes, 101488486, 85087),
+        (.lhd, "adaptsize", .bytes, 202976972, 81500),
+        (.lecar, "bloom", .unit, 489, 96700),
+        (.lecar, "bloom", .unit, 2448, 95317),
+        (.lecar, "bloom", .unit, 4897, 92734),
+        (.lecar, "bloom", .bytes, 20297697, 95973),
+        (.lecar, "bloom", .bytes, 101488486, 95308),
+        (.lecar, "bloom", .bytes, 202976972, 92696),
+        (.random, "size:16384", .unit, 489, 97074),
+        (.random, "size:16384", .unit, 2448, 93684),
+        (.random, "size:16384", .unit, 4897, 90343),
+        (.random, "size:16384", .bytes, 20297697, 93359),
+        (.random, "size:16384", .bytes, 101488486, 83107),
+        (.random, "size:16384", .bytes, 202976972, 83107),
+    ]
+
+    @Test(arguments: rows.indices)
+    func policyBehindTheFilterMissesAsLibCacheSim(row: Int) throws {
+        let (policy, filter, mode, capacity, misses) = Self.rows[row]
+        let result = Replay.simulate(
+            AdmissionGoldenTests.trace,
+            RunConfiguration(
+                policy: policy, capacity: capacity, sizeMode: mode, admission: try AdmissionFilter(parsing: filter)))
+        #expect(result.misses == misses, "\(policy) \(filter) \(mode) \(capacity)")
+    }
+}

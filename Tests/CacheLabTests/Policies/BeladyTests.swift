@@ -77,7 +77,7 @@ struct BeladyTests {
         for kind in PolicyKind.allCases {
             #expect(kind.needsFuture == kind.withOrder(NeedsFuture()), "\(kind.rawValue)")
         }
-        #expect(PolicyKind.online == PolicyKind.allCases.filter { $0 != .belady })
+        #expect(PolicyKind.online == PolicyKind.allCases.filter { $0 != .belady && $0 != .beladysize })
         #expect(throws: PolicyError.needsFuture(.belady, place: "a test")) {
             try PolicyKind.belady.requireOnline(for: "a test")
         }

@@ -75,9 +75,15 @@ final class Checked<Policy: EvictionPolicy>: CheckedCache {
             cache.upcoming(nextUse: use)
             served += 1
         }
-        if lookup(key, at: now) { return true }
+        if lookup(key, size: size, at: now) { return true }
         _ = insert(key, size: size, at: now)
         return false
+    }
+
+    /// The simulator's lookup: with the request's size, which a policy that `resizesOnHit` takes.
+    func lookup(_ key: UInt64, size: Int, at now: Int64) -> Bool {
+        defer { cache.checkInvariants() }
+        return cache.value(forKey: key, size: size, at: now) != nil
     }
 
     func lookup(_ key: UInt64, at now: Int64) -> Bool {
@@ -145,7 +151,7 @@ extension Cache where Key == UInt64, Value == Void {
     @discardableResult
     func request(_ key: UInt64, size: Int = 1) -> Bool {
         defer { checkInvariants() }
-        if value(forKey: key, at: 0) != nil { return true }
+        if value(forKey: key, size: size, at: 0) != nil { return true }
         insertAfterMiss((), forKey: key, size: size, at: 0)
         return false
     }
@@ -154,5 +160,24 @@ extension Cache where Key == UInt64, Value == Void {
     @discardableResult
     func requests(_ keys: some Sequence<UInt64>, size: Int = 1) -> [Bool] {
         keys.map { request($0, size: size) }
+    }
+}
+
+extension Cache where Key == UInt64, Value == Void {
+    /// Replays `keys` (with `sizes`, else 1 each) as the simulator does: a policy that needs the
+    /// future is told each request's true next use, every lookup carries the request's size, and
+    /// the invariants are checked after every request. Returns the hit flags.
+    @discardableResult
+    func replay(_ keys: [UInt64], sizes: [Int]? = nil) -> [Bool] {
+        var trace = Trace(name: "keys")
+        for (index, key) in keys.enumerated() { trace.append(time: 0, key: key, size: sizes?[index] ?? 1) }
+        let nextUses = trace.nextUses()
+        return (0..<trace.count).map { position in
+            defer { checkInvariants() }
+            if Policy.needsFuture { upcoming(nextUse: nextUses[position]) }
+            if value(forKey: trace.keys[position], size: trace.sizes[position], at: 0) != nil { return true }
+            insertAfterMiss((), forKey: trace.keys[position], size: trace.sizes[position], at: 0)
+            return false
+        }
     }
 }

@@ -1,0 +1,250 @@
+/// A replica of libCacheSim's `chainedHashTableV2`, for the policies that evict entries sampled
+/// from it (Random, Hyperbolic, BeladySize): which entry a sample lands on depends on the exact
+/// layout of that table, so it is rebuilt here move for move.
+///
+/// Entries (slots) hang in `2^hashPower` buckets, chosen by the low bits of XXH3-64 of the key's
+/// eight little-endian bytes (seed 0). A bucket is a singly linked chain; a new entry goes to its
+/// head. An insertion first doubles the table when it holds more than two entries per bucket; a
+/// sample halves it after its 33rd empty bucket in a row (and again after each further one).
+/// Either rehash walks the old buckets in order, each chain from its head, and pushes every entry
+/// onto the head of its new bucket. A sample (`sample`) draws a bucket (`draw & mask`) until one
+/// is not empty, then an entry of its chain (`draw % length`, counted from the head): at least
+/// two draws, uniform over non-empty buckets and then within the chain.
+///
+/// Buckets and links live in slot arrays and are rehashed in place: after the table has grown to
+/// its largest size nothing allocates. The buckets start as lazily zeroed memory
+/// (`SlotArray(zeroedCount:)`), each holding its first slot plus one (0: empty), so 2^24 of them
+/// cost nothing until used.
+///
+/// - Complexity: O(1) expected insert and sample, O(chain) remove; a rehash is O(buckets).
+/// - Invariant: every slot in the table sits in the chain of bucket `hash & mask`, once; `count`
+///   is their number; buckets at `bucketCount` and beyond are empty.
+struct ChainedHashTable {
+    /// A slot's place in its chain: its key's hash and the next slot of the chain (-1 at the end;
+    /// `absent` when the slot is not in the table).
+    struct Node {
+        var hash: UInt64
+        var next: Int32
+    }
+
+    static let absent = Int32.min
+
+    /// log2 of the bucket count.
+    private(set) var hashPower: Int
+    private(set) var count = 0
+    private var mask: UInt64
+    /// The first slot of each bucket's chain plus one, or 0 when empty. At least `bucketCount` long.
+    private let heads: SlotArray<Int32>
+    private let nodes = SlotArray<Node>(count: 0, filling: Node(hash: 0, next: absent))
+
+    /// An empty table of `2^hashPower` buckets.
+    init(hashPower: Int) {
+        precondition(hashPower >= 0 && hashPower < 40, "ChainedHashTable: hash power \(hashPower) out of 0..<40")
+        self.hashPower = hashPower
+        mask = (1 << UInt64(hashPower)) - 1
+        heads = SlotArray(zeroedCount: 1 << hashPower)
+    }
+
+    var bucketCount: Int { 1 << hashPower }
+
+    /// Makes room for slots `0..<slotCount`.
+    func grow(to slotCount: Int) {
+        nodes.grow(to: slotCount, filling: Node(hash: 0, next: Self.absent))
+    }
+
+    /// XXH3-64 of `key`'s eight little-endian bytes with seed 0: libCacheSim's object hash.
+    /// (For an eight-byte input XXH3 reduces to one rrmxmx mix of the two 32-bit halves, swapped,
+    /// against its default secret's bytes 8..<24.)
+    static func hash(_ key: UInt64) -> UInt64 {
+        let bitflip: UInt64 = 0x1cad_21f7_2c81_017c ^ 0xdb97_9083_e96d_d4de
+        let swapped = (key >> 32) &+ (key << 32)
+        var h = swapped ^ bitflip
+        h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40))
+        h &*= 0x9fb2_1c65_1e98_df25
+        h ^= (h >> 35) &+ 8
+        h &*= 0x9fb2_1c65_1e98_df25
+        return h ^ (h >> 28)
+    }
+
+    /// Adds `slot`, holding `key`, at the head of its bucket (doubling the table first when it
+    /// holds more than two entries per bucket).
+    @inline(__always)
+    mutating func insert(_ slot: Int32, key: UInt64) {
+        assert(nodes[slot].next == Self.absent, "ChainedHashTable: slot \(slot) is already in the table")
+        if count > 2 << hashPower { expand() }
+        let hash = Self.hash(key)
+        let bucket = Int(hash & mask)
+        nodes[slot] = Node(hash: hash, next: head(bucket))
+        setHead(bucket, slot)
+        count += 1
+    }
+
+    /// Unlinks `slot`, which must be in the table, from its chain.
+    @inline(__always)
+    mutating func remove(_ slot: Int32) {
+        let bucket = Int(nodes[slot].hash & mask)
+        var previous: Int32 = -1
+        var current = head(bucket)
+        while current != slot {
+            precondition(current >= 0, "ChainedHashTable: slot \(slot) is not in its bucket's chain")
+            previous = current
+            current = nodes[current].next
+        }
+        if previous < 0 { setHead(bucket, nodes[slot].next) } else { nodes[previous].next = nodes[slot].next }
+        nodes[slot].next = Self.absent
+        count -= 1
+    }
+
+    /// libCacheSim's `rand_obj`: a bucket drawn until one is not empty (the table halved after
+    /// the 33rd empty one in a row, and after each further one), then an entry of its chain.
+    /// The table must not be empty.
+    @inline(__always)
+    mutating func sample(_ random: LehmerRandom) -> Int32 {
+        precondition(count > 0, "ChainedHashTable: sampling an empty table")
+        var first = head(Int(random.next() & mask))
+        var tries = 0
+        while first < 0 {
+            tries += 1
+            if tries > 32 { shrink() }
+            first = head(Int(random.next() & mask))
+        }
+        var length: UInt64 = 0
+        var slot = first
+        while slot >= 0 {
+            length += 1
+            slot = nodes[slot].next
+        }
+        var position = random.next() % length
+        slot = first
+        while position > 0 {
+            slot = nodes[slot].next
+            position -= 1
+        }
+        return slot
+    }
+
+    /// Empties the table, keeping its size.
+    mutating func removeAll() {
+        for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {
+            heads[Int(nodes[slot].hash & mask)] = 0
+            nodes[slot].next = Self.absent
+        }
+        count = 0
+    }
+
+    /// The slots of `bucket`'s chain, head first (for tests).
+    func chain(_ bucket: Int) -> [Int32] {
+        var result: [Int32] = []
+        var slot = head(bucket)
+        while slot >= 0 {
+            result.append(slot)
+            slot = nodes[slot].next
+        }
+        return result
+    }
+
+    /// Whether `slot` is in the table.
+    func contains(_ slot: Int32) -> Bool { Int(slot) < nodes.count && nodes[slot].next != Self.absent }
+
+    /// The slots in the table, after checking that each sits once in its bucket's chain and that
+    /// the chains hold no other (stops with a message naming `name` if not). Walks the chains of
+    /// the buckets in use only, so a table of 2^24 buckets is checked quickly.
+    func checkedSlots(name: String) -> [Int32] {
+        var slots: [Int32] = []
+        var chained = 0
+        var bucketsSeen = Set<Int>()
+        for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {
+            slots.append(slot)
+            let bucket = Int(nodes[slot].hash & mask)
+            let members = chain(bucket)
+            precondition(
+                members.count(where: { $0 == slot }) == 1, "\(name): slot \(slot) not once in bucket \(bucket)")
+            if bucketsSeen.insert(bucket).inserted {
+                chained += members.count
+                precondition(
+                    members.allSatisfy { nodes[$0].next != Self.absent && Int(nodes[$0].hash & mask) == bucket },
+                    "\(name): bucket \(bucket) chains a slot that belongs elsewhere")
+            }
+        }
+        precondition(slots.count == count, "\(name): \(slots.count) slots in the table, count \(count)")
+        precondition(chained == count, "\(name): the chains hold \(chained) slots, count \(count)")
+        return slots
+    }
+
+    // Doubles the table in place: old bucket b's chain splits between buckets b and b + old
+    // size, each part reversed (every entry pushed onto its new bucket's head in chain order).
+    private mutating func expand() {
+        let old = bucketCount
+        heads.grow(to: old * 2, filling: 0)
+        hashPower += 1
+        mask = (mask << 1) | 1
+        for bucket in 0..<old {
+            var low: Int32 = -1
+            var high: Int32 = -1
+            var slot = head(bucket)
+            while slot >= 0 {
+                let next = nodes[slot].next
+                if nodes[slot].hash & UInt64(old) == 0 {
+                    nodes[slot].next = low
+                    low = slot
+                } else {
+                    nodes[slot].next = high
+                    high = slot
+                }
+                slot = next
+            }
+            setHead(bucket, low)
+            setHead(bucket + old, high)
+        }
+    }
+
+    // Halves the table in place. libCacheSim walks the old buckets in order, each chain from its
+    // head, pushing every entry onto the head of its new bucket (b & new mask): new bucket b gets
+    // old bucket b's chain reversed, then old bucket b + half's reversed on top. A sparse table
+    // (BeladySize's 2^24 buckets for a few hundred entries) walks only the buckets in use, sorted,
+    // which meets them in the same order; that list is the one allocation, on a halving.
+    private mutating func shrink() {
+        precondition(hashPower > 0, "ChainedHashTable: cannot shrink a table of one bucket")
+        let old = bucketCount
+        let oldMask = mask
+        hashPower -= 1
+        mask >>= 1
+        if count * 16 < old {
+            var used: [Int] = []
+            used.reserveCapacity(count)
+            for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {
+                used.append(Int(nodes[slot].hash & oldMask))
+            }
+            used.sort()
+            var previous = -1
+            for bucket in used where bucket != previous {
+                previous = bucket
+                moveChain(from: bucket)
+            }
+        } else {
+            for bucket in 0..<old where heads[bucket] != 0 { moveChain(from: bucket) }
+        }
+    }
+
+    // Empties old bucket `bucket`, pushing its entries, head first, onto the head of their bucket
+    // under the (new, halved) mask.
+    @inline(__always)
+    private mutating func moveChain(from bucket: Int) {
+        let target = bucket & Int(mask)
+        var slot = head(bucket)
+        heads[bucket] = 0
+        while slot >= 0 {
+            let next = nodes[slot].next
+            nodes[slot].next = head(target)
+            setHead(target, slot)
+            slot = next
+        }
+    }
+
+    /// The first slot of `bucket`'s chain, or -1.
+    @inline(__always)
+    private func head(_ bucket: Int) -> Int32 { heads[bucket] &- 1 }
+
+    @inline(__always)
+    private func setHead(_ bucket: Int, _ slot: Int32) { heads[bucket] = slot &+ 1 }
+}

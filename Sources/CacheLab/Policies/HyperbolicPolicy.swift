@@ -1,0 +1,97 @@
+/// Evicts, of 64 entries sampled at random, the one with the fewest hits per request since it
+/// was stored.
+///
+/// Hyperbolic caching (A. Blankstein, S. Sen and M. J. Freedman, "Hyperbolic Caching: Flexible
+/// Caching for Web Applications", USENIX ATC 2017) with libCacheSim's rules: an entry counts 1 on
+/// insertion and one more per hit (libCacheSim's 24-bit field), its age is the requests since its
+/// insertion, and its priority `1e8 × count / age` in double precision. Each eviction samples
+/// libCacheSim's hash table 64 times, with replacement (`ChainedHashTable`, 2^16 buckets), and
+/// evicts the first sample of the lowest priority. Miss counts match libCacheSim's `Hyperbolic`
+/// exactly.
+///
+/// - Complexity: O(1) access and insert; evict O(64) expected.
+/// - Invariant: the table holds exactly the live slots.
+public struct HyperbolicPolicy: EvictionPolicy {
+    public static let summary =
+        "fewest hits per request since stored, of 64 sampled (libCacheSim Hyperbolic)"
+    public static let relativeCost = 3.0
+
+    /// Samples per eviction (libCacheSim's default, which its Python class cannot change).
+    static let samples = 64
+
+    private var table = ChainedHashTable(hashPower: RandomPolicy.hashPower)
+    private var random = LehmerRandom()
+    private let frequency = SlotArray<Int32>(count: 0, filling: 0)
+    private let storedAt = SlotArray<Int64>(count: 0, filling: 0)
+    /// libCacheSim's `n_req`: requests seen, counting the one being served.
+    private var requests: Int64 = 0
+
+    public init(configuration: CacheConfiguration) {}
+
+    public mutating func share(_ random: LehmerRandom) { self.random = random }
+
+    public mutating func grow(to slotCount: Int) {
+        table.grow(to: slotCount)
+        frequency.grow(to: slotCount, filling: 0)
+        storedAt.grow(to: slotCount, filling: 0)
+    }
+
+    @inline(__always)
+    public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
+        requests += 1
+        return .store
+    }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        table.insert(slot, key: key)
+        frequency[slot] = 1
+        storedAt[slot] = requests
+    }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) {
+        requests += 1
+        // libCacheSim counts in a signed 24-bit field.
+        frequency[slot] = ((frequency[slot] &+ 1) << 8) >> 8
+    }
+
+    public mutating func removed(_ slot: Int32) { table.remove(slot) }
+
+    @inline(__always)
+    public mutating func evict() -> Int32 {
+        var victim: Int32 = -1
+        var lowest = 1.0e16
+        var first: Int32 = -1
+        for _ in 0..<Self.samples {
+            let slot = table.sample(random)
+            if first < 0 { first = slot }
+            let score = priority(slot)
+            if lowest > score {
+                victim = slot
+                lowest = score
+            }
+        }
+        // Only an entry stored by the request being served has age 0 (priority +∞), and only a
+        // trim between requests evicts then: with nothing else sampled, the first sample goes.
+        if victim < 0 { victim = first }
+        table.remove(victim)
+        return victim
+    }
+
+    public mutating func removeAll() { table.removeAll() }
+
+    public func checkedSlots() -> [Int32] {
+        let slots = table.checkedSlots(name: "Hyperbolic")
+        precondition(slots.allSatisfy { storedAt[$0] <= requests }, "Hyperbolic: an entry stored in the future")
+        return slots
+    }
+
+    /// The priority of `slot` now: hits per request since it was stored, times 10⁸ (for tests).
+    func priority(_ slot: Int32) -> Double {
+        1.0e8 * Double(frequency[slot]) / Double(requests - storedAt[slot])
+    }
+
+    /// The count the policy keeps for `slot` (for tests).
+    func count(of slot: Int32) -> Int { Int(frequency[slot]) }
+}

@@ -1,0 +1,285 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Evicts LRU's victim or LFU's, chosen at random by two weights that learn from ghost hits:
+/// a miss on a key one expert evicted lowers that expert's weight.
+///
+/// LeCaR (G. Vietri, L. V. Rodriguez, W. A. Martinez, S. Lyons, J. Liu, R. Rangaswami, M. Zhao and
+/// G. Narasimhan, "Driving Cache Replacement with ML-based LeCaR", HotStorage 2018) with
+/// libCacheSim's rules and defaults: learning rate 0.45, discount `0.005^(1 / capacity)`, both
+/// weights 0.5. LRU's candidate is the least recently used entry; LFU's the oldest of the lowest
+/// frequency (1 on insertion, one more per hit; libCacheSim's `min_freq` bookkeeping kept as it
+/// is). When they differ, a draw `(random % 100) / 100` below LRU's weight picks LRU's. The
+/// victim's key becomes a ghost of the expert that chose it, in a FIFO bounded by half the
+/// capacity in cost; a victim both experts chose stays a ghost in neither FIFO until its key
+/// comes again. A miss on a ghost of one expert multiplies that expert's weight by
+/// `exp(-0.45 × discount^age)` (age in requests since the eviction) and normalizes both. Miss
+/// counts match libCacheSim's `LeCaR` exactly.
+///
+/// - Complexity: O(1) access and insert, evict O(1) amortized; a hit that empties the lowest
+///   frequency scans up to the highest in use, as libCacheSim's does.
+/// - Invariant: the recency list and the frequency lists hold exactly the live slots, each in the
+///   list of its frequency; the ghost FIFOs cost at most half the capacity each.
+public struct LeCaRPolicy: EvictionPolicy {
+    public static let summary =
+        "LRU's or LFU's victim, picked at random by weights learnt from ghost hits (libCacheSim LeCaR)"
+    public static let relativeCost = 2.0
+
+    /// Which expert evicted a ghost's entry.
+    enum Expert: Int8 {
+        case lru = 1
+        case lfu = 2
+        /// Both chose it: a ghost in neither FIFO.
+        case both = -1
+    }
+
+    /// What a ghost remembers besides its key and cost.
+    struct Ghost {
+        var expert: Expert
+        /// The request (`requests`) that evicted it.
+        var evictedAt: Int64
+    }
+
+    private let learningRate = 0.45
+    private let discountRate: Double
+    private let ghostLimit: Int
+    private(set) var weightLRU: Double
+    private(set) var weightLFU = 0.5
+    private let updatesWeights: Bool
+
+    private var random = LehmerRandom()
+    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
+    private let costs = SlotArray<Int>(count: 0, filling: 0)
+    private let frequency = SlotArray<Int>(count: 0, filling: 0)
+    private let recencyLinks = SlotLinks()
+    /// Least recently used first.
+    private var recency = SlotList()
+    private let frequencyLinks = SlotLinks()
+    /// The entries of each frequency, oldest arrival first; index 0 unused.
+    private let frequencyLists = SlotArray<SlotList>(count: 16, filling: SlotList())
+    private var minFrequency = 1
+    private var maxFrequency = 1
+    private var count = 0
+    private var ghosts = KeyedRecords(filler: Ghost(expert: .both, evictedAt: 0))
+    /// Oldest first.
+    private var lruGhosts = CostedList()
+    private var lfuGhosts = CostedList()
+    /// libCacheSim's `n_req`: requests seen, counting the one being served.
+    private var requests: Int64 = 0
+
+    public init(configuration: CacheConfiguration) {
+        self.init(configuration: configuration, lruWeight: 0.5, updatesWeights: true)
+    }
+
+    /// libcachesim's Python keywords `lru_weight` (LFU's weight stays 0.5 until the first update,
+    /// as in libCacheSim) and `update_weight`.
+    init(configuration: CacheConfiguration, lruWeight: Double, updatesWeights: Bool) {
+        discountRate = pow(0.005, 1.0 / Double(configuration.capacity))
+        ghostLimit = configuration.capacity / 2
+        weightLRU = lruWeight
+        self.updatesWeights = updatesWeights
+    }
+
+    public mutating func share(_ random: LehmerRandom) { self.random = random }
+
+    public mutating func grow(to slotCount: Int) {
+        keys.grow(to: slotCount, filling: 0)
+        costs.grow(to: slotCount, filling: 0)
+        frequency.grow(to: slotCount, filling: 0)
+        recencyLinks.grow(to: slotCount)
+        frequencyLinks.grow(to: slotCount)
+    }
+
+    @inline(__always)
+    public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
+        requests += 1
+        let ghost = ghosts.find(key)
+        if ghost >= 0 {
+            let age = requests - ghosts.extras[ghost].evictedAt
+            switch ghosts.extras[ghost].expert {
+            case .lru:
+                penalize(lru: true, age: age)
+                lruGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
+            case .lfu:
+                penalize(lru: false, age: age)
+                lfuGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
+            case .both:
+                break
+            }
+            ghosts.remove(ghost)
+        }
+        return .store
+    }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        keys[slot] = key
+        costs[slot] = cost
+        frequency[slot] = 1
+        recency.append(slot, in: recencyLinks)
+        count += 1
+        minFrequency = 1
+        frequencyLists[1].append(slot, in: frequencyLinks)
+    }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) {
+        requests += 1
+        recency.moveToTail(slot, in: recencyLinks)
+        leaveFrequency(slot)
+        let raised = frequency[slot] + 1
+        frequency[slot] = raised
+        maxFrequency = max(maxFrequency, raised)
+        joinFrequency(slot)
+        if count == 1 { raiseMinFrequency() }
+        if raised < minFrequency { minFrequency = raised }
+    }
+
+    public mutating func removed(_ slot: Int32) {
+        recency.remove(slot, in: recencyLinks)
+        leaveFrequency(slot)
+        count -= 1
+    }
+
+    public mutating func evict() -> Int32 {
+        let lruCandidate = recency.head
+        precondition(
+            !frequencyLists[minFrequency].isEmpty,
+            "LeCaR: min_freq \(minFrequency) names an empty frequency (libCacheSim would read a missing object)")
+        let lfuCandidate = frequencyLists[minFrequency].head
+        var victim = lruCandidate
+        var expert = Expert.both
+        if lruCandidate != lfuCandidate {
+            // One draw, only when the experts disagree.
+            if Double(random.next() % 100) / 100.0 < weightLRU {
+                expert = .lru
+            } else {
+                victim = lfuCandidate
+                expert = .lfu
+            }
+        }
+        recency.remove(victim, in: recencyLinks)
+        leaveFrequency(victim)
+        count -= 1
+        let ghost = ghosts.add(keys[victim], cost: costs[victim], extra: Ghost(expert: expert, evictedAt: requests))
+        switch expert {
+        case .lru: Self.remember(ghost, in: &lruGhosts, of: &ghosts, limit: ghostLimit)
+        case .lfu: Self.remember(ghost, in: &lfuGhosts, of: &ghosts, limit: ghostLimit)
+        case .both: break
+        }
+        return victim
+    }
+
+    public mutating func removeAll() {
+        for f in 1...maxFrequency { frequencyLists[f].removeAll() }
+        recency.removeAll()
+        minFrequency = 1
+        maxFrequency = 1
+        count = 0
+        ghosts.removeAll()
+        lruGhosts.removeAll()
+        lfuGhosts.removeAll()
+    }
+
+    public func checkedSlots() -> [Int32] {
+        recency.checkInvariants(in: recencyLinks, name: "LeCaR.recency")
+        let slots = recency.slots(in: recencyLinks)
+        precondition(slots.count == count, "LeCaR: \(slots.count) entries listed, count \(count)")
+        var inFrequencies = 0
+        for f in 1..<frequencyLists.count {
+            frequencyLists[f].checkInvariants(in: frequencyLinks, name: "LeCaR.frequency(\(f))")
+            let members = frequencyLists[f].slots(in: frequencyLinks)
+            precondition(members.allSatisfy { frequency[$0] == f }, "LeCaR: an entry in another frequency's list")
+            precondition(f <= maxFrequency || members.isEmpty, "LeCaR: entries above max_freq \(maxFrequency)")
+            inFrequencies += members.count
+        }
+        precondition(inFrequencies == count, "LeCaR: \(inFrequencies) entries in frequency lists, count \(count)")
+        precondition(count == 0 || !frequencyLists[minFrequency].isEmpty, "LeCaR: min_freq names an empty list")
+        ghosts.checkInvariants(name: "LeCaR.ghosts")
+        for (list, name) in [(lruGhosts, "LeCaR.lruGhosts"), (lfuGhosts, "LeCaR.lfuGhosts")] {
+            let members = list.checkedSlots(in: ghosts.links, costs: ghosts.costs, name: name)
+            precondition(list.cost <= ghostLimit, "\(name): costs \(list.cost), over \(ghostLimit)")
+            precondition(members.allSatisfy { ghosts.find(ghosts.key($0)) == $0 }, "\(name): a ghost not indexed")
+        }
+        return slots
+    }
+
+    /// The frequency counted for `slot` (for tests).
+    func frequency(of slot: Int32) -> Int { frequency[slot] }
+
+    /// The keys remembered as ghosts of LRU and of LFU, oldest first, and how many ghosts there
+    /// are in all, those in neither FIFO included (for tests).
+    var ghostKeys: (lru: [UInt64], lfu: [UInt64], all: Int) {
+        (
+            lruGhosts.slots(in: ghosts.links).map { ghosts.key($0) },
+            lfuGhosts.slots(in: ghosts.links).map { ghosts.key($0) }, ghosts.count
+        )
+    }
+
+    // libCacheSim's weight update for a miss on a ghost of the expert `lru` names, evicted `age`
+    // requests ago: that expert's weight shrinks, then both are normalized (in this order, so the
+    // doubles are libCacheSim's).
+    private mutating func penalize(lru: Bool, age: Int64) {
+        guard updatesWeights else { return }
+        let reward = pow(discountRate, Double(age))
+        var wrong = lru ? weightLRU : weightLFU
+        var other = lru ? weightLFU : weightLRU
+        wrong = wrong * exp(-learningRate * reward) + 1e-10
+        let sum = wrong + other + 2e-10
+        wrong = wrong / sum
+        other = (other + 1e-10) / sum
+        if lru {
+            (weightLRU, weightLFU) = (wrong, other)
+        } else {
+            (weightLFU, weightLRU) = (wrong, other)
+        }
+    }
+
+    // Adds a ghost at the new end of a FIFO, then drops the oldest while it costs more than half
+    // the capacity (the new one too, if it alone does).
+    private static func remember(
+        _ ghost: Int32, in list: inout CostedList, of ghosts: inout KeyedRecords<Ghost>, limit: Int
+    ) {
+        list.append(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
+        while list.cost > limit {
+            let oldest = list.head
+            list.remove(oldest, cost: ghosts.costs[oldest], in: ghosts.links)
+            ghosts.remove(oldest)
+        }
+    }
+
+    @inline(__always)
+    private mutating func joinFrequency(_ slot: Int32) {
+        let f = frequency[slot]
+        if f >= frequencyLists.count {
+            frequencyLists.grow(to: max(f + 1, frequencyLists.count * 2), filling: SlotList())
+        }
+        frequencyLists[f].append(slot, in: frequencyLinks)
+    }
+
+    // libCacheSim's remove_from_freq_node: unlinks, and moves min_freq up if that emptied it.
+    @inline(__always)
+    private mutating func leaveFrequency(_ slot: Int32) {
+        let f = frequency[slot]
+        frequencyLists[f].remove(slot, in: frequencyLinks)
+        if f == minFrequency && frequencyLists[f].isEmpty { raiseMinFrequency() }
+    }
+
+    // libCacheSim's update_min_freq: the first non-empty frequency above min_freq up to
+    // max_freq, or min_freq unchanged if there is none.
+    private mutating func raiseMinFrequency() {
+        var f = minFrequency + 1
+        while f <= maxFrequency {
+            if !frequencyLists[f].isEmpty {
+                minFrequency = f
+                return
+            }
+            f += 1
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+
+@testable import CacheLab
+
+/// LeCaR's choices on hand-made traces, worked out from libCacheSim's rules and checked against
+/// the Python model that reproduces its `LeCaR`. libCacheSim's generator from its seed draws
+/// 97, 82, 21, 32 … (mod 100) first: the first disagreements go to LFU.
+@Suite("LeCaR: LRU or LFU, weighted by ghost hits")
+struct LeCaRPolicyTests {
+    func makeCache(capacity: Int, sizeMode: SizeMode = .unit) -> Cache<UInt64, Void, LeCaRPolicy> {
+        Fixtures.makeCache(LeCaRPolicy.self, .lecar, capacity: capacity, sizeMode: sizeMode)
+    }
+
+    @Test func whenBothExpertsNameTheSameEntryItGoesWithoutADrawAndIsAGhostOfNeither() {
+        // Given 1 and 2 used once each: 1 is both the least recent and the oldest of frequency 1
+        let cache = makeCache(capacity: 2)
+        cache.replay([1, 2, 3])
+        #expect(Set(cache.storedKeys) == [2, 3])
+        // Then 1 is a ghost in neither FIFO, and no weight moved
+        #expect(cache.policy.ghostKeys.lru.isEmpty && cache.policy.ghostKeys.lfu.isEmpty)
+        #expect(cache.policy.ghostKeys.all == 1)
+        #expect(cache.policy.weightLRU == 0.5 && cache.policy.weightLFU == 0.5)
+        // When 2 is hit and 4 comes, then 3 is both candidates again; and when 5 comes, LRU's
+        // candidate 2 and LFU's 4 differ: the first draw (0.97, nothing drawn before) picks 4
+        cache.replay([2, 4, 5])
+        #expect(Set(cache.storedKeys) == [2, 5])
+        #expect(cache.policy.ghostKeys.lfu == [4])
+    }
+
+    @Test func aDisagreementIsSettledByADrawAgainstLRUsWeight() {
+        // Given 1 used twice (least recent) and 2 once (lowest frequency)
+        let cache = makeCache(capacity: 2)
+        let hits = cache.replay([1, 1, 2, 3])
+        #expect(hits == [false, true, false, false])
+        // Then the draw, 0.97, is not under LRU's weight 0.5: LFU's candidate 2 goes
+        #expect(Set(cache.storedKeys) == [1, 3])
+        #expect(cache.policy.ghostKeys.lfu == [2])
+        #expect(cache.policy.frequency(of: cache.slot(forKey: 1)) == 2)
+    }
+
+    @Test func aMissOnAGhostLowersTheWeightOfTheExpertThatEvictedIt() {
+        // Given 2 evicted by LFU at request 4, then requested at request 5
+        let cache = makeCache(capacity: 2)
+        cache.replay([1, 1, 2, 3, 2])
+        // Then LFU's weight fell: 0.5 × exp(−0.45 × 0.005^(1/2)) + 1e-10, both normalized
+        #expect(cache.policy.weightLRU == 0.507954280104066)
+        #expect(cache.policy.weightLFU == 0.49204571979434314)
+        // And 2's return evicted again by LFU (draw 0.82): 3, whose key is now LFU's ghost
+        #expect(Set(cache.storedKeys) == [1, 2])
+        #expect(cache.policy.ghostKeys.lfu == [3])
+        #expect(cache.policy.ghostKeys.all == 1)
+    }
+
+    @Test func aLongerTraceEndsWithLibCacheSimsEntriesWeightsAndGhosts() {
+        let cache = makeCache(capacity: 3)
+        let hits = cache.replay([1, 1, 2, 3, 2, 4, 1, 5, 3, 3, 6, 2, 1, 7])
+        #expect(
+            hits == [
+                false, true, false, false, true, false, true, false, false, true, false, false, false, false,
+            ])
+        #expect(Set(cache.storedKeys) == [1, 3, 7])
+        #expect(cache.policy.weightLRU == 0.4967105274552907)
+        #expect(cache.policy.weightLFU == 0.5032894724440513)
+        #expect(cache.policy.ghostKeys.lru.isEmpty && cache.policy.ghostKeys.lfu == [2])
+        #expect(cache.policy.ghostKeys.all == 2)  // 5, which both experts chose, in neither FIFO
+    }
+
+    @Test func theGhostFIFOsHoldHalfTheCapacityInCost() {
+        // Given 100 bytes and entries of 30 (two ghosts of 30 would pass 50)
+        let cache = makeCache(capacity: 100, sizeMode: .bytes)
+        cache.replay([1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 8], sizes: Array(repeating: 30, count: 11))
+        // Then each ghost FIFO keeps only its newest key (the invariant check after every
+        // request bounds them too); the ghost both experts chose is in neither
+        #expect(Set(cache.storedKeys) == [6, 7, 8])
+        #expect(cache.policy.ghostKeys.lru == [2] && cache.policy.ghostKeys.lfu == [4])
+        #expect(cache.policy.ghostKeys.all == 3)
+    }
+}
