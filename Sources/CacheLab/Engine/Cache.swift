@@ -7,7 +7,8 @@
 ///
 /// - Complexity: O(1) expected per lookup and insert, plus O(1) per eviction or expiration.
 /// - Invariant: `totalCost` is the sum of the stored entries' costs and never exceeds the
-///   capacity; the index, the policy and (with a TTL) the expiry list hold exactly the live slots.
+///   capacity (unless the policy `makesRoomItself`); the index, the policy and (with a TTL) the
+///   expiry list hold exactly the live slots.
 ///
 /// A final class with one owner (a replay loop, or the actor of a client tier): its per-entry
 /// fields live in `SlotArray`s, so the per-request path does no copy-on-write checks and, once
@@ -311,7 +312,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @inline(__always)
     mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
         assert(index.slot(for: key) < 0, "insertAbsent: the key is present")
-        let cost = configuration.cost(ofSize: size)
+        var cost = configuration.cost(ofSize: size)
         let admission = policy.admit(key.hashBits, cost: cost)
         if filtered, let gate {
             // As libCacheSim: the request is counted, then the filter asked before any size check.
@@ -323,7 +324,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             }
         }
         guard admission != .reject, cost <= configuration.capacity else { return false }
-        if totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) { return false }
+        cost = policy.storedCost(cost)
+        if !Policy.makesRoomItself, totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) {
+            return false
+        }
         guard admission == .store else { return false }
         while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
@@ -451,7 +455,9 @@ extension CacheCore {
             sum += entries[slot].cost
         }
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
-        precondition(totalCost <= configuration.capacity, "Cache: totalCost \(totalCost) over capacity")
+        precondition(
+            totalCost <= configuration.capacity || Policy.makesRoomItself, "Cache: totalCost \(totalCost) over capacity"
+        )
         let policySlots = policy.checkedSlots()
         precondition(
             policySlots.count == live.count && Set(policySlots) == live,

@@ -17,6 +17,13 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case wtinylfu
     case gdsf
     case belady
+    case slru
+    case lfuda
+    case lruk
+    case mq
+    case lirs
+    case clockpro
+    case clock2qplus
 
     /// The type that describes the policy (`PolicyDescription`): the policy's own, or a preset's.
     /// The one line a new policy adds here.
@@ -35,6 +42,13 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .wtinylfu: WTinyLFUPolicy.self
         case .gdsf: GDSFPolicy.self
         case .belady: BeladyPolicy.self
+        case .slru: SLRUPolicy.self
+        case .lfuda: LFUDAPolicy.self
+        case .lruk: LRUKPolicy.self
+        case .mq: MQPolicy.self
+        case .lirs: LIRSPolicy.self
+        case .clockpro: ClockProPolicy.self
+        case .clock2qplus: Clock2QPlusPolicy.self
         }
     }
 

@@ -45,6 +45,9 @@ struct ContractTests {
         let cache = Fixtures.makeCache(
             kind, capacity: mode == .unit ? 100 : 20_000, sizeMode: mode, ttl: kind == .ttl ? 50 : nil)
         var random = SplitMix64(seed: 42)
+        // A policy that makes room itself may hold more than the capacity where its own count
+        // allows (libCacheSim's LIRS: LIRSPolicyTests).
+        let boundedByCapacity = !kind.withOrder(MakesRoomItself())
         var hits = 0
         for step in 0..<3_000 {
             let key = UInt64.random(in: 0..<300, using: &random)
@@ -55,10 +58,14 @@ struct ContractTests {
             case 1: _ = cache.insert(key, size: size, at: now)
             default: if cache.request(key, size: size, at: now) { hits += 1 }
             }
-            #expect(cache.totalCost <= cache.configuration.capacity)
+            #expect(cache.totalCost <= cache.configuration.capacity || !boundedByCapacity)
             if step == 1_500 { cache.removeAll() }
         }
         #expect(hits > 0)
+    }
+
+    private struct MakesRoomItself: PolicyBody {
+        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Bool { Policy.makesRoomItself }
     }
 
     @Test(arguments: PolicyKind.allCases, [SizeMode.bytes, .unit])
@@ -72,7 +79,8 @@ struct ContractTests {
         #expect(cache.totalCost <= cache.configuration.capacity)
     }
 
-    @Test(arguments: PolicyKind.allCases)
+    // CLOCK-Pro stores only into half the cache and never evicts (ClockProPolicyTests).
+    @Test(arguments: PolicyKind.allCases.filter { $0 != .clockpro })
     func unitModeCountsEntriesNotBytes(kind: PolicyKind) {
         // trimRatio 1: `size` would otherwise trim below the limit on overflow (tested on its own).
         // 100: room for W-TinyLFU's window (1 %) and S3-FIFO's small queue (10 %) to hold an entry.

@@ -1,0 +1,85 @@
+/// Records of keys a policy remembers but the cache does not store (LeCaR's ghosts, Cacheus's
+/// history and ghost caches): each a key, a cost and fields of the policy's own (`Extra`), in a
+/// numbered place found by key through a `SlotIndex`, linked into the policy's lists through
+/// `links` (a `CostedList` per list, over `costs`).
+///
+/// Places are reused as records go and the storage doubles when full, so nothing allocates once
+/// it has grown to the most records held at once.
+///
+/// - Complexity: O(1) expected find, add and remove.
+/// - Invariant: the index holds exactly the live records' keys, each under its place.
+struct KeyedRecords<Extra> {
+    private var index = SlotIndex<UInt64>(minimumCapacity: 16)
+    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
+    /// Each record's cost, for the `CostedList`s threaded through `links`.
+    let costs = SlotArray<Int>(count: 0, filling: 0)
+    let extras: SlotArray<Extra>
+    let links = SlotLinks()
+    private var free = SlotStack()
+    private let filler: Extra
+
+    /// No records; `filler` fills the extra fields of places not in use.
+    init(filler: Extra) {
+        self.filler = filler
+        extras = SlotArray(count: 0, filling: filler)
+    }
+
+    var count: Int { index.count }
+
+    /// The place of `key`'s record, or -1.
+    @inline(__always)
+    func find(_ key: UInt64) -> Int32 { index.slot(for: key) }
+
+    @inline(__always)
+    func contains(_ key: UInt64) -> Bool { index.slot(for: key) >= 0 }
+
+    @inline(__always)
+    func key(_ record: Int32) -> UInt64 { keys[record] }
+
+    /// Adds a record for `key`, which must have none, and returns its place (not linked in any list).
+    @inline(__always)
+    mutating func add(_ key: UInt64, cost: Int, extra: Extra) -> Int32 {
+        if free.isEmpty { reserve(Swift.max(16, keys.count * 2)) }
+        let record = free.pop()
+        keys[record] = key
+        costs[record] = cost
+        extras[record] = extra
+        index.insert(key, slot: record)
+        return record
+    }
+
+    /// Forgets `record`, which the caller has unlinked from its lists.
+    @inline(__always)
+    mutating func remove(_ record: Int32) {
+        index.remove(keys[record])
+        extras[record] = filler
+        free.push(record)
+    }
+
+    mutating func removeAll() {
+        for (_, record) in index.pairs {
+            extras[record] = filler
+            free.push(record)
+        }
+        index.removeAll()
+    }
+
+    /// Checks the index (stops with a message naming `name` if it is broken).
+    func checkInvariants(name: String) {
+        index.checkInvariants()
+        for (key, record) in index.pairs {
+            precondition(keys[record] == key, "\(name): record \(record) holds another key than its index entry")
+        }
+        precondition(free.count + index.count == keys.count, "\(name): a record place leaked")
+    }
+
+    private mutating func reserve(_ count: Int) {
+        let old = keys.count
+        keys.grow(to: count, filling: 0)
+        costs.grow(to: count, filling: 0)
+        extras.grow(to: count, filling: filler)
+        links.grow(to: count)
+        free.reserve(count)
+        for record in (old..<count).reversed() { free.push(Int32(record)) }
+    }
+}
