@@ -17,6 +17,7 @@ import concurrent.futures
 import contextlib
 import csv
 import io
+import multiprocessing
 import os
 import re
 import struct
@@ -38,9 +39,12 @@ POLICY_CLASSES = {
     "arc": "ARC", "twoq": "TwoQ", "belady": "Belady", "wtinylfu": "WTinyLFU", "gdsf": "GDSF",
     "random": "Random", "hyperbolic": "Hyperbolic", "beladysize": "BeladySize", "lecar": "LeCaR",
     "cacheus": "Cacheus", "lhd": "LHD",
+    "slru": "SLRU", "lfuda": "LFUDA", "lruk": "LRUK", "mq": "MQ", "lirs": "LIRS", "clockpro": "ClockPro",
+    "clock2qplus": "Clock2QPlus",
 }
 POLICIES = (  # checked by default
     "LRU", "FIFO", "LFU", "Clock", "Sieve", "TwoQ", "S3FIFO", "ARC", "WTinyLFU", "GDSF", "Belady",
+    "SLRU", "LFUDA", "LRUK", "MQ", "LIRS", "ClockPro", "Clock2QPlus",
     "Random", "Hyperbolic", "BeladySize", "LeCaR", "Cacheus", "LHD",
 )  # fmt: skip
 # libCacheSim classes that read each request's next use, which only an oracleGeneral file carries
@@ -320,34 +324,53 @@ class Row:
     cachelab_capacity: int | None = None
     status: str = ""
     detail: str = ""
-    reference: bool = True  # False: libCacheSim's run timed out (status NOREF, never a pass)
+    reference: bool = True  # False: libCacheSim's run crashed or timed out (status NOREF, never a pass)
 
 
-class ReferenceTimeout(Exception):
-    """A reference run that did not finish in time: its row gets no reference."""
+class NoReference(Exception):
+    """A reference run that crashed or did not finish in time: its row gets no reference."""
 
 
-def run_in_fresh_thread(job, timeout: float):
-    """Runs `job()` in a new OS thread (so libCacheSim's thread-local generator starts at its seed)
-    and returns its result. Raises ReferenceTimeout if it is not done after `timeout` seconds: the
-    thread cannot be stopped and runs on, daemonic, and the caller must not reuse what it holds.
-    A pooled worker would carry the generator's state over from the run before, so never one."""
-    outcome: list = []
+def run_isolated(job, timeout: float):
+    """Runs `job()` in a forked child process, in a new thread of it (libCacheSim's generator is
+    thread-local: a new thread starts at its seed, as a cachelab cache does), and returns its result. libCacheSim can crash the
+    process (LFUDA segfaults on an empty bucket) or run for hours (LFUDA's scan of its priorities,
+    ClockPro's hands): raises NoReference if the child dies or is not done after `timeout` seconds
+    (it is then killed). The child works on copies of the parent's objects, readers included."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
 
-    def body():
+    def child():
+        outcome: list = []
+
+        def body():
+            try:
+                outcome.append((True, job()))
+            except BaseException as error:  # noqa: BLE001 - reported by the parent
+                outcome.append((False, f"{type(error).__name__}: {error}"))
+
+        thread = threading.Thread(target=body, name="libcachesim-reference")
+        thread.start()
+        thread.join()
+        sender.send(outcome[0])
+
+    process = context.Process(target=child, name="libcachesim-reference", daemon=True)
+    process.start()
+    sender.close()
+    try:
+        if not receiver.poll(timeout):
+            process.kill()
+            raise NoReference(f"no result after {timeout:.0f} s")
         try:
-            outcome.append((True, job()))
-        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
-            outcome.append((False, error))
-
-    thread = threading.Thread(target=body, name="libcachesim-reference", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive() or not outcome:
-        raise ReferenceTimeout(f"no result after {timeout:.0f} s")
-    ok, value = outcome[0]
+            ok, value = receiver.recv()
+        except EOFError:
+            process.join()
+            raise NoReference(f"the process died (exit code {process.exitcode})") from None
+    finally:
+        process.join()
+        receiver.close()
     if not ok:
-        raise value
+        raise NoReference(f"it failed: {value}")
     return value
 
 
@@ -409,22 +432,16 @@ def compute_reference(
                         # Built in the thread that runs it: Cacheus draws when it is made.
                         cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
                         miss_ratio, _byte_miss_ratio = cache.process_trace(source)
-                        return miss_ratio, cache._cache.n_req  # one per cache.get, i.e. per request
+                        return miss_ratio, cache._cache.n_req  # one per cache.get, i.e. per request counted
 
                     try:
                         with c_stderr_to(log):
-                            miss_ratio, requests = run_in_fresh_thread(job, timeout)
-                    except ReferenceTimeout as error:
+                            miss_ratio, requests = run_isolated(job, timeout)
+                    except NoReference as error:
                         rows.append(Row(trace, mode, percent, capacity, policy, reference=False,
-                                        status="NOREF", detail=f"libCacheSim's reference {error}"))
+                                        status="NOREF", detail=f"libCacheSim's reference: {error}"))
                         progress(f"reference {trace.spec.name} {mode} {label(percent, capacity)} {policy}: "
                                  f"NO REFERENCE ({error})")
-                        # The thread runs on with the reader: later runs get fresh ones.
-                        if source is reader:
-                            with c_stderr_to(log):
-                                reader = open_reader(lcs, trace, mode)
-                        else:
-                            oracle = None
                         continue
                     misses = round(miss_ratio * requests)
                     if requests != len(trace.ids):
@@ -638,6 +655,7 @@ SWIFT_TEMPLATE = """\
 // of each trace's working set (floor; bytes = sum of each object's first-seen size). A row that
 // would replay the same requests as an earlier one (the encodings share one id sequence) is left out.
 import CacheLabLocking
+import CacheLabTestSupport
 import Foundation
 import Testing
 
@@ -832,7 +850,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--reference-timeout", type=float, default=600, metavar="SECONDS",
         help="seconds allowed for one libCacheSim run (one trace, size mode, capacity and policy); a run "
-        "that takes longer gives its row no reference (NOREF), which fails the check (default: %(default)s)")
+        "that crashes or takes longer gives its row no reference (NOREF), which fails the check (default: %(default)s)")
     parser.add_argument("--verbose", action="store_true", help="show libCacheSim's own log lines")
     parser.add_argument(
         "--policies", default=",".join(p.lower() for p in POLICIES), metavar="NAME[,NAME...]",
@@ -944,7 +962,7 @@ def main(argv: list[str]) -> int:
     missing = sum(not row.reference for row in rows)
     summary = (
         f"conformance: {ok} of {len(rows)} configurations give libCacheSim's miss count, {len(bad) - missing} differ"
-        + (f", {missing} have no reference (libCacheSim timed out)" if missing else "")
+        + (f", {missing} have no reference (libCacheSim crashed or timed out)" if missing else "")
     )
     print(summary)
     progress(f"finished in {elapsed:.1f} s")

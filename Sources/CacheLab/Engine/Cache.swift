@@ -8,8 +8,8 @@
 /// - Complexity: O(1) expected per lookup and insert, plus O(1) per eviction or expiration.
 /// - Invariant: `totalCost` is the sum of the stored entries' costs and never exceeds the
 ///   capacity (except, for a policy that `resizesOnHit`, after a hit that grew an entry, until the
-///   next miss makes room); the index, the policy and (with a TTL) the expiry list hold exactly
-///   the live slots.
+///   next miss makes room, and for a policy that `makesRoomItself`, as its own count allows); the
+///   index, the policy and (with a TTL) the expiry list hold exactly the live slots.
 ///
 /// A final class with one owner (a replay loop, or the actor of a client tier): its per-entry
 /// fields live in `SlotArray`s, so the per-request path does no copy-on-write checks and, once
@@ -324,7 +324,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @inline(__always)
     mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
         assert(index.slot(for: key) < 0, "insertAbsent: the key is present")
-        let cost = configuration.cost(ofSize: size)
+        var cost = configuration.cost(ofSize: size)
         let admission = policy.admit(key.hashBits, cost: cost)
         if filtered, let gate {
             // As libCacheSim: the request is counted, then the filter asked before any size check.
@@ -336,7 +336,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             }
         }
         guard admission != .reject, cost <= configuration.capacity else { return false }
-        if totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) { return false }
+        cost = policy.storedCost(cost)
+        if !Policy.makesRoomItself, totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) {
+            return false
+        }
         guard admission == .store, policy.storesAfterEvictions(cost: cost) else { return false }
         while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
@@ -466,7 +469,7 @@ extension CacheCore {
         }
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
         precondition(
-            totalCost <= configuration.capacity || Policy.resizesOnHit,
+            totalCost <= configuration.capacity || Policy.resizesOnHit || Policy.makesRoomItself,
             "Cache: totalCost \(totalCost) over capacity")
         let policySlots = policy.checkedSlots()
         precondition(

@@ -93,6 +93,20 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// sends it) lets it go; what `admit` did as libCacheSim's lookup (a ghost taken out) stays.
     mutating func notStored()
 
+    /// What the entry `admit` just let through will cost once stored, given the request's `cost`
+    /// (which fits the capacity): asked once the admission filter let it through, before the
+    /// engine makes room; the engine makes room for, charges and reports that cost, at most the
+    /// capacity. Only a policy that keeps its own size for a key needs it: libCacheSim's LIRS
+    /// counts a key coming back while its stack still remembers it at the size it had then.
+    mutating func storedCost(_ cost: Int) -> Int
+
+    /// Whether the policy counts what it holds by its own rules and makes room for a miss itself,
+    /// handing its victims over through `victimBeforeInsert`: the engine then evicts nothing of
+    /// its own accord for a miss, and the total may pass the capacity where the policy's count
+    /// allows it. Only libCacheSim's LIRS needs it: it counts by hand, and a hit can leave an
+    /// entry it holds out of that count.
+    static var makesRoomItself: Bool { get }
+
     /// A new entry for `key` was stored in `slot`, costing `cost`.
     mutating func inserted(_ slot: Int32, key: UInt64, cost: Int)
 
@@ -166,6 +180,11 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func resized(_ slot: Int32, cost: Int) {}
+
+    @inline(__always)
+    public mutating func storedCost(_ cost: Int) -> Int { cost }
+
+    public static var makesRoomItself: Bool { false }
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { nil }

@@ -23,6 +23,13 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case lecar
     case cacheus
     case lhd
+    case slru
+    case lfuda
+    case lruk
+    case mq
+    case lirs
+    case clockpro
+    case clock2qplus
 
     /// The type that describes the policy (`PolicyDescription`): the policy's own, or a preset's.
     /// The one line a new policy adds here.
@@ -47,6 +54,13 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .lecar: LeCaRPolicy.self
         case .cacheus: CacheusPolicy.self
         case .lhd: LHDPolicy.self
+        case .slru: SLRUPolicy.self
+        case .lfuda: LFUDAPolicy.self
+        case .lruk: LRUKPolicy.self
+        case .mq: MQPolicy.self
+        case .lirs: LIRSPolicy.self
+        case .clockpro: ClockProPolicy.self
+        case .clock2qplus: Clock2QPlusPolicy.self
         }
     }
 

@@ -54,8 +54,9 @@ struct ReplayTests {
     @Test(arguments: PolicyKind.allCases)
     func theSameTraceAndConfigurationGiveTheSameCounts(kind: PolicyKind) {
         let trace = ScrollScenario.named("daily-reader", seed: 7)!.makeTrace()
-        // W-TinyLFU stores only what fits its 1 % window: small photos need 5 MB.
-        let configuration = RunConfiguration(policy: kind, capacity: kind == .wtinylfu ? 5_000_000 : 300_000)
+        // W-TinyLFU and LIRS store only what fits 1 % of the capacity: small photos need 5 MB.
+        let onePercent = kind == .wtinylfu || kind == .lirs
+        let configuration = RunConfiguration(policy: kind, capacity: onePercent ? 5_000_000 : 300_000)
         let first = Replay.simulate(trace, configuration)
         let second = Replay.simulate(trace, configuration)
         #expect(first == second)

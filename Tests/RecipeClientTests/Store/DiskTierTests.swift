@@ -157,8 +157,9 @@ struct DiskTierTests {
         try F.withStorePath { path in
             var generator = SplitMix64(seed: 42)
             var now: Int64 = 0
-            // W-TinyLFU stores only images that fit its 1 % window: a bigger store, more images.
-            let (capacity, images) = kind == .wtinylfu ? (25_000, UInt64(400)) : (1_000, 30)
+            // W-TinyLFU and LIRS store only images that fit 1 % of the store: a bigger store, more
+            // images.
+            let (capacity, images) = kind == .wtinylfu || kind == .lirs ? (25_000, UInt64(400)) : (1_000, 30)
             do {
                 let tier = try kind.openDiskTier(path: path, capacity: capacity, at: now)
                 for _ in 0..<300 {

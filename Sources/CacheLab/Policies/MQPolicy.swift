@@ -1,0 +1,220 @@
+/// Evicts the least recent entry of the lowest non-empty of eight LRU queues, an entry living in
+/// queue ⌊log₂ of its use count⌋ (at most 7); an entry left unused for a lifetime drops one queue,
+/// and an evicted key's count is remembered in a ghost FIFO, Qout, for when it comes back.
+///
+/// Multi-Queue (Zhou, Philbin and Li, "The multi-queue replacement algorithm for second level
+/// buffer caches", USENIX ATC 2001) with libCacheSim's defaults and rules (`MQ`: 8 queues, lifetime
+/// 10,000, Qout four times the capacity, all in the entries' costs, bytes or one each):
+/// - Time is MQ's own: one tick per hit and per stored miss. An entry used or stored at time `t`
+///   expires at `t + lifetime`.
+/// - A hit adds one to the entry's count (saturating at `Int32.max`) and makes it the most recent
+///   of its count's queue; a newcomer starts at 1, or at one more than the count Qout remembers
+///   for it (a miss takes its key out of Qout before anything else, stored or not).
+/// - After every hit and stored miss the clock ticks, and the least recent entry of each queue 1
+///   to 7, in that order, moves to the most recent end of the queue below if it expired before
+///   now (its count stays, so its next hit sends it back up), with a new expiry.
+/// - An evicted entry's key and count join Qout, whose oldest ghosts leave while it is over its
+///   share.
+///
+/// Matches libCacheSim's `MQ` exactly.
+///
+/// - Complexity: O(1) access, insert and evict (eight intrusive lists; Qout's ghosts in
+///   `KeyedRecords` on a `CostedList`); no allocation once grown.
+/// - Invariant: the queues hold exactly the live slots, each tagged with its queue; Qout's cost is
+///   the sum of its ghosts' and at most its share.
+public struct MQPolicy: EvictionPolicy {
+    public static let summary =
+        "eight LRU queues by log₂ of the use count, demotion after a lifetime, a ghost FIFO of counts (libCacheSim MQ)"
+    public static let relativeCost = 1.8
+
+    static let queueCount = 8
+    /// Ticks of MQ's clock an entry stays in its queue unused.
+    static let lifetime: Int64 = 10_000
+    /// Qout's share of the capacity.
+    let ghostLimit: Int
+    private let links = SlotLinks()
+    /// Queue 0 to 7, each least recent first.
+    private let queues = SlotArray<SlotList>(count: queueCount, filling: SlotList())
+    private let entries = SlotArray<Entry>(count: 0, filling: Entry())
+    private let costs = SlotArray<Int>(count: 0, filling: 0)
+    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
+    /// MQ's clock: one tick per hit and per stored miss.
+    private(set) var time: Int64 = 0
+    /// Qout: evicted keys with their counts, oldest first.
+    private var ghosts = KeyedRecords(filler: Int32(0))
+    private var ghostOrder = CostedList()
+    /// The count Qout remembered for the miss being served, if it was there.
+    private var returningCount: Int32?
+
+    struct Entry {
+        var expiry: Int64 = 0
+        var count: Int32 = 0
+        var queue: Int8 = -1
+    }
+
+    public init(configuration: CacheConfiguration) {
+        // libCacheSim scales the capacity in double precision and truncates (to 64 unsigned bits:
+        // past `Int.max` it is as good as unbounded).
+        let scaled = Double(configuration.capacity) * 4.0
+        ghostLimit = scaled < Double(Int.max) ? Int(scaled) : .max
+    }
+
+    public mutating func grow(to slotCount: Int) {
+        links.grow(to: slotCount)
+        entries.grow(to: slotCount, filling: Entry())
+        costs.grow(to: slotCount, filling: 0)
+        keys.grow(to: slotCount, filling: 0)
+    }
+
+    @inline(__always)
+    public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
+        // libCacheSim takes the key out of Qout while looking it up, before asking whether it fits.
+        returningCount = nil
+        let ghost = ghosts.find(key)
+        if ghost >= 0 {
+            returningCount = ghosts.extras[ghost]
+            forget(ghost)
+        }
+        return .store
+    }
+
+    public mutating func notStored() { returningCount = nil }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        keys[slot] = key
+        costs[slot] = cost
+        let count = returningCount.map { $0 < .max ? $0 + 1 : $0 } ?? 1
+        returningCount = nil
+        entries[slot] = Entry(expiry: time + Self.lifetime, count: count, queue: -1)
+        join(slot, Self.queue(forCount: count))
+        tick()
+    }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) {
+        leave(slot)
+        if entries[slot].count < .max { entries[slot].count += 1 }
+        join(slot, Self.queue(forCount: entries[slot].count))
+        entries[slot].expiry = time + Self.lifetime
+        tick()
+    }
+
+    public mutating func removed(_ slot: Int32) { leave(slot) }
+
+    @inline(__always)
+    public mutating func evict() -> Int32 {
+        let victim = nextVictim()
+        remember(keys[victim], cost: costs[victim], count: entries[victim].count)
+        leave(victim)
+        return victim
+    }
+
+    @inline(__always)
+    public func victimHint() -> Int32 { nextVictim() }
+
+    public mutating func removeAll() {
+        for queue in 0..<Self.queueCount { queues[queue].removeAll() }
+        ghosts.removeAll()
+        ghostOrder.removeAll()
+        returningCount = nil
+    }
+
+    public func checkedSlots() -> [Int32] {
+        ghosts.checkInvariants(name: "MQ.Qout")
+        let ghostSlots = ghostOrder.checkedSlots(in: ghosts.links, costs: ghosts.costs, name: "MQ.Qout")
+        precondition(
+            ghostSlots.count == ghosts.count, "MQ: Qout holds \(ghosts.count) ghosts, \(ghostSlots.count) in order")
+        precondition(ghostOrder.cost <= ghostLimit, "MQ: Qout over its share")
+        var result: [Int32] = []
+        for queue in 0..<Self.queueCount {
+            queues[queue].checkInvariants(in: links, name: "MQ.queue\(queue)")
+            let slots = queues[queue].slots(in: links)
+            precondition(
+                slots.allSatisfy { entries[$0].queue == queue }, "MQ: a slot in queue \(queue) is tagged otherwise")
+            result += slots
+        }
+        return result
+    }
+
+    /// The keys of each queue, least recent first (for tests).
+    var queueKeys: [[UInt64]] {
+        (0..<Self.queueCount).map { queue in queues[queue].slots(in: links).map { keys[$0] } }
+    }
+
+    /// Qout's keys with their counts, oldest first (for tests).
+    var ghostCounts: [(key: UInt64, count: Int32)] {
+        ghostOrder.slots(in: ghosts.links).map { (ghosts.key($0), ghosts.extras[$0]) }
+    }
+
+    /// The count and expiry of the entry in `slot` (for tests).
+    func entry(_ slot: Int32) -> (count: Int32, expiry: Int64) { (entries[slot].count, entries[slot].expiry) }
+
+    /// The queue of an entry used `count` times: ⌊log₂ count⌋, at most the last.
+    @inline(__always)
+    static func queue(forCount count: Int32) -> Int {
+        var remaining = count
+        var queue = 0
+        while remaining > 1 && queue < queueCount - 1 {
+            remaining >>= 1
+            queue += 1
+        }
+        return queue
+    }
+
+    // The clock ticks; the least recent entry of each queue above the first drops one queue if it
+    // expired (queues in increasing order, so one that dropped is not looked at again).
+    @inline(__always)
+    private mutating func tick() {
+        time += 1
+        for queue in 1..<Self.queueCount {
+            let oldest = queues[queue].head
+            guard oldest >= 0, entries[oldest].expiry < time else { continue }
+            leave(oldest)
+            join(oldest, queue - 1)
+            entries[oldest].expiry = time + Self.lifetime
+        }
+    }
+
+    @inline(__always)
+    private func nextVictim() -> Int32 {
+        for queue in 0..<Self.queueCount where !queues[queue].isEmpty { return queues[queue].head }
+        return -1
+    }
+
+    // Qout as libCacheSim's FIFO: a key already there stays where it is (its count updated); one
+    // costing more than the whole of Qout is not added; otherwise the oldest ghosts leave until
+    // it fits and it joins the new end.
+    @inline(__always)
+    private mutating func remember(_ key: UInt64, cost: Int, count: Int32) {
+        let present = ghosts.find(key)
+        guard present < 0 else {
+            ghosts.extras[present] = count
+            return
+        }
+        guard cost <= ghostLimit else { return }
+        while ghostOrder.cost + cost > ghostLimit { forget(ghostOrder.head) }
+        let ghost = ghosts.add(key, cost: cost, extra: count)
+        ghostOrder.append(ghost, cost: cost, in: ghosts.links)
+    }
+
+    @inline(__always)
+    private mutating func forget(_ ghost: Int32) {
+        ghostOrder.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
+        ghosts.remove(ghost)
+    }
+
+    @inline(__always)
+    private mutating func join(_ slot: Int32, _ queue: Int) {
+        entries[slot].queue = Int8(queue)
+        queues[queue].append(slot, in: links)
+    }
+
+    @inline(__always)
+    private mutating func leave(_ slot: Int32) {
+        let queue = Int(entries[slot].queue)
+        precondition(queue >= 0, "MQ: slot \(slot) is in no queue")
+        queues[queue].remove(slot, in: links)
+        entries[slot].queue = -1
+    }
+}

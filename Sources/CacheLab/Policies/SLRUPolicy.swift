@@ -1,0 +1,162 @@
+/// Evicts the least recent entry of the lowest segment that holds any: four LRU segments, a hit
+/// moving its entry one segment up, and a segment over its share cooling its least recent entries
+/// one segment down (from the lowest, out of the cache).
+///
+/// Segmented LRU (Karedla, Love and Wherry, "Caching strategies to improve disk system
+/// performance", IEEE Computer 27(3), 1994) in libCacheSim's four-segment form ("S4LRU"), with its
+/// rules: every segment gets a quarter of the capacity (truncated); a new entry goes to the lowest
+/// segment with room for it, so segments 1 to 3 fill directly while the cache warms up (and, in
+/// byte mode, whenever segment 0 lacks room but a higher one has it), and to segment 0 when none
+/// has; a hit in the top segment makes it the most recent there. A hit lower down moves the entry
+/// to the most recent end of the next segment; while that segment is over its share, its least
+/// recent entry moves to the most recent end of the one below, and so on down, so that a hit can
+/// evict (`pendingVictim`). An entry costing more than a quarter of the capacity is not stored.
+/// Matches libCacheSim's `SLRU` exactly. (W-TinyLFU's main cache is libCacheSim's two-segment
+/// SLRU, whose rules differ.)
+///
+/// - Complexity: O(1) access, insert and evict; a hit moves at most one entry per segment below it
+///   per entry cooled, O(1) amortized.
+/// - Invariant: the four segments hold exactly the live slots, each tagged with its segment, and
+///   each segment's cost is the sum of its entries'; segments 1 to 3 are within their share after
+///   every call.
+public struct SLRUPolicy: EvictionPolicy {
+    public static let summary =
+        "four LRU segments, a hit promoting one segment up, overflow cooling down (libCacheSim SLRU, S4LRU)"
+    public static let storedShare: Double? = 0.25
+    public static let relativeCost = 1.3
+
+    static let segmentCount = 4
+    /// Each segment's share of the capacity: a quarter, truncated.
+    let segmentLimit: Int
+    private let capacity: Int
+    private let links = SlotLinks()
+    /// Segment 0 (probation) to 3, each least recent first.
+    private let segments = SlotArray<CostedList>(count: segmentCount, filling: CostedList())
+    private let segment = SlotArray<Int8>(count: 0, filling: -1)
+    private let costs = SlotArray<Int>(count: 0, filling: 0)
+    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
+    /// Entries a hit evicted, not yet handed to the engine.
+    private var pending = SlotStack()
+
+    public init(configuration: CacheConfiguration) {
+        capacity = configuration.capacity
+        segmentLimit = configuration.capacity / Self.segmentCount
+    }
+
+    public mutating func grow(to slotCount: Int) {
+        links.grow(to: slotCount)
+        segment.grow(to: slotCount, filling: -1)
+        costs.grow(to: slotCount, filling: 0)
+        keys.grow(to: slotCount, filling: 0)
+        pending.reserve(slotCount)
+    }
+
+    @inline(__always)
+    public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
+        cost <= capacity && cost <= segmentLimit ? .store : .reject
+    }
+
+    @inline(__always)
+    public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        costs[slot] = cost
+        keys[slot] = key
+        // The lowest segment with room; segment 0 when none has (the engine made room in the cache).
+        var target = 0
+        for candidate in 0..<Self.segmentCount where segments[candidate].cost + cost <= segmentLimit {
+            target = candidate
+            break
+        }
+        join(slot, target)
+    }
+
+    @inline(__always)
+    public mutating func accessed(_ slot: Int32) {
+        let from = Int(segment[slot])
+        guard from < Self.segmentCount - 1 else {
+            segments[from].moveToTail(slot, in: links)
+            return
+        }
+        leave(slot)
+        join(slot, from + 1)
+        while segments[from + 1].cost > segmentLimit { cool(from + 1) }
+    }
+
+    public mutating func removed(_ slot: Int32) { leave(slot) }
+
+    @inline(__always)
+    public mutating func pendingVictim() -> Int32? { pending.isEmpty ? nil : pending.pop() }
+
+    @inline(__always)
+    public mutating func evict() -> Int32 {
+        if !pending.isEmpty { return pending.pop() }
+        let victim = nextVictim()
+        leave(victim)
+        return victim
+    }
+
+    @inline(__always)
+    public func victimHint() -> Int32 { pending.isEmpty ? nextVictim() : -1 }
+
+    public mutating func removeAll() {
+        for index in 0..<Self.segmentCount { segments[index].removeAll() }
+        pending.removeAll()
+    }
+
+    public func checkedSlots() -> [Int32] {
+        precondition(pending.isEmpty, "SLRU: victims of a hit left undelivered")
+        var result: [Int32] = []
+        for index in 0..<Self.segmentCount {
+            let slots = segments[index].checkedSlots(in: links, costs: costs, name: "SLRU.segment\(index)")
+            precondition(
+                slots.allSatisfy { segment[$0] == index }, "SLRU: a slot in segment \(index) is tagged otherwise")
+            if index > 0 {
+                precondition(segments[index].cost <= segmentLimit, "SLRU: segment \(index) over its share")
+            }
+            result += slots
+        }
+        return result
+    }
+
+    /// The keys of each segment, 0 to 3, least recent first (for tests).
+    var segmentKeys: [[UInt64]] {
+        (0..<Self.segmentCount).map { index in segments[index].slots(in: links).map { keys[$0] } }
+    }
+
+    // Segment `index` is over its share: its least recent entry moves down one segment, whose own
+    // overflow cools further down; from segment 0 the cache evicts.
+    private mutating func cool(_ index: Int) {
+        guard index > 0 else {
+            let victim = nextVictim()
+            leave(victim)
+            pending.push(victim)
+            return
+        }
+        let moving = segments[index].head
+        leave(moving)
+        join(moving, index - 1)
+        while segments[index - 1].cost > segmentLimit { cool(index - 1) }
+    }
+
+    // The least recent entry of the lowest segment holding any bytes (then of the lowest holding
+    // any entry, for entries of no cost, which libCacheSim never sees).
+    @inline(__always)
+    private func nextVictim() -> Int32 {
+        for index in 0..<Self.segmentCount where segments[index].cost > 0 { return segments[index].head }
+        for index in 0..<Self.segmentCount where !segments[index].isEmpty { return segments[index].head }
+        return -1
+    }
+
+    @inline(__always)
+    private mutating func join(_ slot: Int32, _ index: Int) {
+        segment[slot] = Int8(index)
+        segments[index].append(slot, cost: costs[slot], in: links)
+    }
+
+    @inline(__always)
+    private mutating func leave(_ slot: Int32) {
+        let index = Int(segment[slot])
+        precondition(index >= 0, "SLRU: slot \(slot) is in no segment")
+        segments[index].remove(slot, cost: costs[slot], in: links)
+        segment[slot] = -1
+    }
+}
