@@ -22,7 +22,8 @@
 /// - **Sketch**: `BlockFrequencySketch`, counting every hit and every insertion, sized lazily
 ///   once the cache is half full, by the entries it holds (bytes mode, as Caffeine sizes a
 ///   weighted cache) or by the capacity (unit mode), halved after 10 counted uses per entry;
-///   behind a `Doorkeeper` as in Caffeine's simulator, which production Caffeine does not use.
+///   behind a `Doorkeeper`, an option of Caffeine's simulator (off by default there,
+///   `tiny-lfu.count-min-4.periodic.doorkeeper`) that production Caffeine does not have.
 /// - **Hill climber** (`climb`), after every request: every 10 × sketch entries hits plus
 ///   insertions, the object hit rate of the sample is compared with the last: a step of 6.25 %
 ///   of C (first a shrink) is repeated if the rate did not fall and reversed if it did, decays
