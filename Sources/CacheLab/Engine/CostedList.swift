@@ -31,6 +31,13 @@ struct CostedList {
         self.cost -= cost
     }
 
+    /// Links `slot` right after `anchor`, which must be in this list.
+    @inline(__always)
+    mutating func insert(_ slot: Int32, after anchor: Int32, cost: Int, in links: SlotLinks) {
+        list.insert(slot, after: anchor, in: links)
+        self.cost += cost
+    }
+
     @inline(__always)
     mutating func moveToTail(_ slot: Int32, in links: SlotLinks) { list.moveToTail(slot, in: links) }
 

@@ -15,6 +15,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case s3fifo
     case arc
     case wtinylfu
+    case wtinylfuAdaptive = "wtinylfu-adaptive"
     case gdsf
     case belady
     case random
@@ -46,6 +47,7 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
         case .s3fifo: S3FIFOPolicy.self
         case .arc: ARCPolicy.self
         case .wtinylfu: WTinyLFUPolicy.self
+        case .wtinylfuAdaptive: AdaptiveWTinyLFUPolicy.self
         case .gdsf: GDSFPolicy.self
         case .belady: BeladyPolicy.self
         case .random: RandomPolicy.self

@@ -71,7 +71,7 @@ public enum TuningReport {
     /// (`ClientConfiguration.recommended`, which `ImagePipeline` uses when given no configuration).
     public static func swiftSource(_ recommendation: Tuner.Recommendation, jsonPath: String) -> String {
         func tier(_ tier: TierConfiguration) -> String {
-            var arguments = ["policy: .\(tier.policy.rawValue)", "capacity: \(Report.underscored(tier.capacity))"]
+            var arguments = ["policy: .\(caseName(tier.policy))", "capacity: \(Report.underscored(tier.capacity))"]
             if let ttl = tier.ttl {
                 arguments += ["ttl: \(Report.underscored(Int(ttl)))", "ttlMode: .\(tier.ttlMode.rawValue)"]
             }
@@ -92,6 +92,15 @@ public enum TuningReport {
             }
 
             """
+    }
+
+    /// The `PolicyKind` case a policy is written as in Swift: its command-line name, a hyphenated
+    /// one in camel case (`wtinylfu-adaptive` is `.wtinylfuAdaptive`).
+    static func caseName(_ policy: PolicyKind) -> String {
+        let words = policy.rawValue.split(separator: "-")
+        return words.enumerated().map { index, word in
+            index == 0 ? String(word) : word.prefix(1).uppercased() + word.dropFirst()
+        }.joined()
     }
 
     /// The explanation: what was tried, what won and why, and how it compares with the presets.

@@ -126,4 +126,35 @@ struct TunerTests {
         #expect(b.disk.score >= a.disk.score)
         #expect(b.disk.tier.capacity >= a.disk.tier.capacity)
     }
+
+    @Test func theCandidatesAreEveryOnlinePolicyButTTLAdaptiveWTinyLFUAmongThem() {
+        // Given a request with the default policies
+        let request = Tuner.Request(memoryBudget: 64 * 1024, diskBudget: 512 * 1024)
+
+        // Then every policy a client can run is tried, Caffeine's W-TinyLFU too; not Belady, nor TTL
+        // (lifetimes are tried on every policy instead)
+        #expect(request.policies.contains(.wtinylfuAdaptive))
+        #expect(request.policies == PolicyKind.allCases.filter { $0 != .belady && $0 != .ttl })
+    }
+
+    @Test func theClientSourceNamesEveryPolicyAsItsSwiftCase() {
+        // A hyphenated command-line name is no Swift identifier: the source spells the case
+        #expect(TuningReport.caseName(.wtinylfuAdaptive) == "wtinylfuAdaptive")
+        #expect(TuningReport.caseName(.s3fifo) == "s3fifo")
+        for policy in PolicyKind.allCases {
+            #expect(TuningReport.caseName(policy).allSatisfy { $0.isLetter || $0.isNumber }, "\(policy)")
+        }
+    }
+
+    @Test func aRecommendationOfAdaptiveWTinyLFUCompilesAsItsCase() {
+        // Given a tuning run with only Caffeine's W-TinyLFU to choose from
+        let request = Tuner.Request(
+            memoryBudget: 64 * 1024, diskBudget: 256 * 1024, policies: [.wtinylfuAdaptive], diskTTLs: [nil])
+        let recommendation = Tuner.tune(Self.traces, request, workers: 2)
+
+        // Then the Swift source names the case, not the command-line name
+        let source = TuningReport.swiftSource(recommendation, jsonPath: "results/recommended-defaults.json")
+        #expect(source.contains("policy: .wtinylfuAdaptive"))
+        #expect(!source.contains(".wtinylfu-adaptive"))
+    }
 }
