@@ -102,7 +102,7 @@ let package = Package(
         // The core's tests: they build the core alone (no server, no command line).
         .testTarget(
             name: "CacheLabTests",
-            dependencies: ["CacheLab", "CacheLabLocking", "CacheLabTestSupport"]
+            dependencies: ["CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts"]
         ),
         // The command line's tests: `cachelab` as a child process, its commands parsed in process.
         .testTarget(
@@ -118,7 +118,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipeClientTests",
-            dependencies: ["RecipeClient", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "FixtureServer"]
+            dependencies: [
+                "RecipeClient", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "FixtureServer", "CacheLabContracts",
+            ]
         ),
         .testTarget(
             name: "LiveReplayTests",
@@ -144,6 +146,9 @@ let package = Package(
         ),
         // What several test targets share: HTTP over plain sockets, `cachelab` as a child process.
         .target(name: "CacheLabTestSupport", path: "Tests/TestSupport"),
+        // The ImageCaching contract as rules any conformer is put through (the engine in
+        // CacheLabTests, RecordingCache in RecipeClientTests).
+        .target(name: "CacheLabContracts", dependencies: ["CacheLab"], path: "Tests/Contracts"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -238,8 +238,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         policy.prefetch(key.hashBits)
         // The next victim's entry and links; once they have had a request's time to arrive (the
         // same victim as last time), its key's bucket too.
-        let victim = policy.victimHint()
-        guard victim >= 0 else { return }
+        guard let victim = policy.victimHint() else { return }
         let settled = victim == lastVictimHint
         if settled {
             if let key = entries[victim].key { index.prefetch(key) }
@@ -413,8 +412,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @discardableResult
     mutating func evict(downTo target: Int) -> Bool {
         while totalCost > target, count > 0 {
-            let victim = policy.evict()
-            if victim < 0 { return false }
+            // nil: the policy ranked the newcomer last, so it goes instead (GDSF).
+            guard let victim = policy.evict() else { return false }
             evict(victim)
         }
         while let victim = policy.pendingVictim() { evict(victim) }

@@ -11,6 +11,8 @@ struct CostedList {
     var isEmpty: Bool { list.isEmpty }
     var count: Int { list.count }
     var head: Int32 { list.head }
+    /// The first slot, or nil when the list is empty.
+    var first: Int32? { list.first }
     var tail: Int32 { list.tail }
 
     @inline(__always)

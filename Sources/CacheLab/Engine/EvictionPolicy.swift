@@ -37,9 +37,9 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     mutating func prefetch(_ key: UInt64)
 
     /// The slot `evict()` would most likely return next (the head of a FIFO or LRU queue, where a
-    /// clock's hand rests), or -1 when the policy cannot tell cheaply: the replay starts loading
+    /// clock's hand rests), or nil when the policy cannot tell cheaply: the replay starts loading
     /// the victim's entry and index bucket before the eviction comes. A hint: nothing may change.
-    func victimHint() -> Int32
+    func victimHint() -> Int32?
 
     /// Starts loading what evicting `slot` will read of the policy's own per-slot data (its
     /// links). `settled`: it was asked before for this slot, whose data may be read now to look
@@ -122,9 +122,9 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
 
     /// Chooses the next entry to evict, forgets it, and returns its slot. Called only when the
     /// policy holds at least one entry. While making room for an entry `admit` answered `.store`
-    /// for, a policy that ranks that entry with the others (GDSF) may answer -1: the new entry
-    /// goes first, nothing more is evicted, and it is not stored.
-    mutating func evict() -> Int32
+    /// for, a policy that ranks that entry with the others (GDSF, adaptive W-TinyLFU) may answer
+    /// nil: the new entry goes first, nothing more is evicted, and it is not stored.
+    mutating func evict() -> Int32?
 
     /// Forgets every entry.
     mutating func removeAll()
@@ -159,7 +159,7 @@ extension EvictionPolicy {
     public mutating func prefetch(_ key: UInt64) {}
 
     @inline(__always)
-    public func victimHint() -> Int32 { -1 }
+    public func victimHint() -> Int32? { nil }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {}

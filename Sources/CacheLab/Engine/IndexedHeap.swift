@@ -31,6 +31,8 @@ struct IndexedHeap<Rank: Comparable> {
 
     /// The slot that ranks lowest (the next to pop), or -1 when empty.
     var top: Int32 { count > 0 ? heap[1] : -1 }
+    /// The slot on top, or nil when the heap is empty.
+    var first: Int32? { count > 0 ? heap[1] : nil }
 
     /// Makes room for slots `0..<slotCount`.
     func grow(to slotCount: Int) {

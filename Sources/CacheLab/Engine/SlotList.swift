@@ -6,6 +6,9 @@ struct SlotList {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The first slot, or nil when the list is empty.
+    var first: Int32? { head >= 0 ? head : nil }
+
     /// Links `slot` after the tail (the newest end).
     @inline(__always)
     mutating func append(_ slot: Int32, in links: SlotLinks) {

@@ -104,7 +104,7 @@ public struct ARCPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    public func victimHint() -> Int32 { replacesFromT1 ? t1.head : t2.head }
+    public func victimHint() -> Int32? { replacesFromT1 ? t1.first : t2.first }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
@@ -141,7 +141,7 @@ public struct ARCPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { leave(slot) }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         if ghostHitNow && (lastFoundInB1 || lastFoundInB2) { return replace() }
         if t1Cost + b1.totalCost + incoming > capacity {
             guard b1.totalCost > 0 else {

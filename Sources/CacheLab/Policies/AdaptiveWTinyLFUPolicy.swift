@@ -18,7 +18,7 @@
 ///   (drawn from the cache's seeded random stream); otherwise the candidate goes. With no victim
 ///   left a candidate goes without a duel, and the other way round. Evictions go on until the
 ///   cost fits, so a heavy newcomer that wins may cost several light victims; one that loses
-///   is not stored (`evict()` answers -1) and nothing more is evicted.
+///   is not stored (`evict()` answers nil) and nothing more is evicted.
 /// - **Sketch**: `BlockFrequencySketch`, counting every hit and every insertion, sized lazily
 ///   once the cache is half full, by the entries it holds (bytes mode, as Caffeine sizes a
 ///   weighted cache) or by the capacity (unit mode), halved after 10 counted uses per entry;
@@ -242,7 +242,7 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
         return nil
     }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         if !round.active {
             if case .pending(let key, let cost) = newcomer {
                 keys[placeholder] = key
@@ -259,7 +259,7 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
             newcomer = .none
             round = Round()
             climb()
-            return -1
+            return nil
         }
         leave(chosen)
         return chosen

@@ -46,7 +46,7 @@ public struct BeladyPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { heap.remove(slot) }
 
-    public mutating func evict() -> Int32 { heap.pop() }
+    public mutating func evict() -> Int32? { heap.pop() }
 
     public mutating func removeAll() { heap.removeAll() }
 

@@ -94,7 +94,7 @@ public struct BeladySizePolicy: EvictionPolicy {
     public mutating func removed(_ slot: Int32) { table.remove(slot) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         var victim: Int32 = -1
         var rounds = 0
         // Every score beats the initial -1 unless an entry costs 0 (log 0 = -∞): libCacheSim then

@@ -35,7 +35,7 @@ public struct CLOCKPolicy: EvictionPolicy {
     public mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         while referenced[order.head] {
             let second = order.head
             referenced[second] = false
@@ -45,7 +45,7 @@ public struct CLOCKPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    public func victimHint() -> Int32 { order.head }
+    public func victimHint() -> Int32? { order.first }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }

@@ -245,7 +245,7 @@ public struct CacheusPolicy: EvictionPolicy {
         }
     }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let lruCandidate = sr.isEmpty ? r.head : sr.head
         precondition(
             minFrequency >= 1 && !frequencyLists[minFrequency].isEmpty,

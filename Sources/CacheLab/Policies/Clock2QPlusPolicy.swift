@@ -39,14 +39,10 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     let correlationWindow: Double
     /// Hits in the small queue that send an entry to main instead of out.
     static let moveToMainThreshold = 1
-    private let links = SlotLinks()
-    private var small = CostedList()
-    private var main = CostedList()
-    private let queue = SlotArray<Queue>(count: 0, filling: .none)
+    private var queues = SmallAndMainQueues(name: "Clock2QPlus")
     private let hits = SlotArray<Int>(count: 0, filling: 0)
     /// When each small-queue entry came in, counted in entries admitted to the small queue.
     private let admittedAt = SlotArray<Int64>(count: 0, filling: 0)
-    private let costs = SlotArray<Int>(count: 0, filling: 0)
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)
     /// nil when the ghost's share rounds to nothing (libCacheSim then keeps none).
     private var ghost: GhostFIFO?
@@ -57,9 +53,7 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     /// Whether anything was evicted yet; before that, a full small queue sends entries to main.
     private var hasEvicted = false
 
-    enum Queue: UInt8 {
-        case none, small, main
-    }
+    typealias Queue = SmallAndMainQueues.Queue
 
     public init(configuration: CacheConfiguration) {
         // libCacheSim multiplies the capacity by the ratios in double precision and truncates.
@@ -72,11 +66,9 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     }
 
     public mutating func grow(to slotCount: Int) {
-        links.grow(to: slotCount)
-        queue.grow(to: slotCount, filling: .none)
+        queues.grow(to: slotCount)
         hits.grow(to: slotCount, filling: 0)
         admittedAt.grow(to: slotCount, filling: 0)
-        costs.grow(to: slotCount, filling: 0)
         keys.grow(to: slotCount, filling: 0)
     }
 
@@ -93,22 +85,22 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
-        costs[slot] = cost
+        queues.costs[slot] = cost
         keys[slot] = key
         hits[slot] = 0
-        if cameFromGhost || (!hasEvicted && small.cost >= smallLimit) {
+        if cameFromGhost || (!hasEvicted && queues.small.cost >= smallLimit) {
             cameFromGhost = false
-            join(slot, .main)
+            queues.join(slot, .main)
         } else {
             admittedToSmall += 1
             admittedAt[slot] = admittedToSmall
-            join(slot, .small)
+            queues.join(slot, .small)
         }
     }
 
     @inline(__always)
     public mutating func accessed(_ slot: Int32) {
-        if queue[slot] == .small && Double(admittedToSmall - admittedAt[slot]) < correlationWindow { return }
+        if queues.queue[slot] == .small && Double(admittedToSmall - admittedAt[slot]) < correlationWindow { return }
         hits[slot] += 1
     }
 
@@ -117,22 +109,23 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     public mutating func prefetch(_ key: UInt64) { ghost?.prefetch(key) }
 
     @inline(__always)
-    public func victimHint() -> Int32 { main.cost > mainLimit || small.isEmpty ? main.head : small.head }
+    public func victimHint() -> Int32? {
+        queues.main.cost > mainLimit || queues.small.isEmpty ? queues.main.first : queues.small.first
+    }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32) { queues.leave(slot) }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         hasEvicted = true
         while true {
             // Evicting from the small queue may only move its entries to main: then look again.
-            let victim = main.cost > mainLimit || small.isEmpty ? evictMain() : evictSmall()
-            if victim >= 0 { return victim }
+            let victim: Int32? = queues.main.cost > mainLimit || queues.small.isEmpty ? evictMain() : evictSmall()
+            if let victim { return victim }
         }
     }
 
     public mutating func removeAll() {
-        small.removeAll()
-        main.removeAll()
+        queues.removeAll()
         ghost?.removeAll()
         cameFromGhost = false
         hasEvicted = false
@@ -140,16 +133,12 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
 
     public func checkedSlots() -> [Int32] {
         ghost?.checkInvariants(name: "Clock2QPlus.ghost")
-        let inSmall = small.checkedSlots(in: links, costs: costs, name: "Clock2QPlus.small")
-        let inMain = main.checkedSlots(in: links, costs: costs, name: "Clock2QPlus.main")
-        precondition(inSmall.allSatisfy { queue[$0] == .small }, "Clock2QPlus: a slot in small is not tagged small")
-        precondition(inMain.allSatisfy { queue[$0] == .main }, "Clock2QPlus: a slot in main is not tagged main")
-        return inSmall + inMain
+        return queues.checkedSlots()
     }
 
     /// The keys in the small queue and in main, oldest first (for tests).
     var queueKeys: (small: [UInt64], main: [UInt64]) {
-        (small.slots(in: links).map { keys[$0] }, main.slots(in: links).map { keys[$0] })
+        (queues.small.slots(in: queues.links).map { keys[$0] }, queues.main.slots(in: queues.links).map { keys[$0] })
     }
 
     /// The keys the ghost FIFO remembers, oldest first (for tests).
@@ -157,63 +146,43 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
 
     /// The hits counted for the entry of `key`, or nil if it is not stored (for tests).
     func hitCount(of key: UInt64) -> Int? {
-        (small.slots(in: links) + main.slots(in: links)).first { keys[$0] == key }.map { hits[$0] }
+        (queues.small.slots(in: queues.links) + queues.main.slots(in: queues.links)).first { keys[$0] == key }.map {
+            hits[$0]
+        }
     }
 
     // The small queue's oldest entries move to main while they were hit; the first one that was
-    // not leaves (its key becomes a ghost) and is returned. -1 if none is left.
+    // not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
-    private mutating func evictSmall() -> Int32 {
-        while !small.isEmpty {
-            let slot = small.head
-            leave(slot)
+    private mutating func evictSmall() -> Int32? {
+        while !queues.small.isEmpty {
+            let slot = queues.small.head
+            queues.leave(slot)
             if hits[slot] >= Self.moveToMainThreshold {
                 hits[slot] = 0
-                join(slot, .main)
+                queues.join(slot, .main)
             } else {
-                ghost?.add(keys[slot], cost: costs[slot])
+                ghost?.add(keys[slot], cost: queues.costs[slot])
                 return slot
             }
         }
-        return -1
+        return nil
     }
 
     // Main's oldest entries go round again, hits cleared, while they were hit; the first one that
-    // was not is returned. -1 if main is empty.
+    // was not is returned. nil if main is empty.
     @inline(__always)
-    private mutating func evictMain() -> Int32 {
-        while !main.isEmpty {
-            let slot = main.head
+    private mutating func evictMain() -> Int32? {
+        while !queues.main.isEmpty {
+            let slot = queues.main.head
             guard hits[slot] > 0 else {
-                leave(slot)
+                queues.leave(slot)
                 return slot
             }
             hits[slot] = 0
-            main.moveToTail(slot, in: links)
+            queues.rotateMain(slot)
         }
-        return -1
+        return nil
     }
 
-    @inline(__always)
-    private mutating func join(_ slot: Int32, _ target: Queue) {
-        queue[slot] = target
-        if target == .small {
-            small.append(slot, cost: costs[slot], in: links)
-        } else {
-            main.append(slot, cost: costs[slot], in: links)
-        }
-    }
-
-    @inline(__always)
-    private mutating func leave(_ slot: Int32) {
-        switch queue[slot] {
-        case .small:
-            small.remove(slot, cost: costs[slot], in: links)
-        case .main:
-            main.remove(slot, cost: costs[slot], in: links)
-        case .none:
-            preconditionFailure("Clock2QPlus: slot \(slot) is in no queue")
-        }
-        queue[slot] = .none
-    }
 }

@@ -66,13 +66,13 @@ public struct ClockProPolicy: EvictionPolicy {
         cold -= costs[slot]
     }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let victim = order.removeHead(in: links)
         cold -= costs[victim]
         return victim
     }
 
-    public func victimHint() -> Int32 { order.head }
+    public func victimHint() -> Int32? { order.first }
 
     public mutating func removeAll() {
         order.removeAll()

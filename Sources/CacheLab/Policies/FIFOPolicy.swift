@@ -23,10 +23,10 @@ public struct FIFOPolicy: EvictionPolicy {
     public mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 { order.removeHead(in: links) }
+    public mutating func evict() -> Int32? { order.removeHead(in: links) }
 
     @inline(__always)
-    public func victimHint() -> Int32 { order.head }
+    public func victimHint() -> Int32? { order.first }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }

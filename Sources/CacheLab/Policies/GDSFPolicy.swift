@@ -8,7 +8,7 @@
 /// rules: priority `L + frequency × 10⁶ / size` in double precision, frequency 1 on insertion and
 /// one more per hit, ties evicted oldest request first. libCacheSim stores a missed entry first
 /// and then evicts the lowest priority until the total fits, so the new entry itself may be the
-/// one to go: `evict()` answers -1 then, the engine stores nothing, and `L` rises to its priority.
+/// one to go: `evict()` answers nil then, the engine stores nothing, and `L` rises to its priority.
 /// Every step is deterministic, so miss counts match libCacheSim's `GDSF` exactly in both size
 /// modes.
 ///
@@ -91,11 +91,11 @@ public struct GDSFPolicy: EvictionPolicy {
     public mutating func notStored() { incoming = nil }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         if let pending = incoming, heap.isEmpty || pending < heap.rank(of: heap.top) {
             incoming = nil
             inflation = pending.priority
-            return -1
+            return nil
         }
         let victim = heap.pop()
         inflation = heap.rank(of: victim).priority

@@ -59,7 +59,7 @@ public struct HyperbolicPolicy: EvictionPolicy {
     public mutating func removed(_ slot: Int32) { table.remove(slot) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         var victim: Int32 = -1
         var lowest = 1.0e16
         var first: Int32 = -1

@@ -99,7 +99,7 @@ public struct LFUDAPolicy: EvictionPolicy {
         if leave(slot) && old == minimumPriority { raiseMinimum() }
     }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let wanted = minimumPriority <= 1 ? 1 : minimumPriority
         var bucket = bucketIndex.slot(for: UInt64(bitPattern: wanted))
         // Where libCacheSim crashes (bucket `m` empty), the lowest non-empty bucket.

@@ -63,7 +63,7 @@ public struct LFUPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { leave(slot) }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let slot = members[Int(buckets.head)].head
         leave(slot)
         return slot

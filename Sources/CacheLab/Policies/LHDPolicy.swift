@@ -121,7 +121,7 @@ public struct LHDPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32) { take(position[slot]) }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let samples = reconfigurations > 50 ? 32 : 8
         var victim = -1
         var lowest = Float.greatestFiniteMagnitude

@@ -145,7 +145,7 @@ public struct LIRSPolicy: EvictionPolicy {
         return pending.isEmpty ? nil : pending.pop()
     }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         prepare()
         if pending.isEmpty { evictOnOwnRules() }
         return pending.pop()

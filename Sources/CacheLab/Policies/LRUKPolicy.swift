@@ -86,7 +86,7 @@ public struct LRUKPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         guard once.isEmpty else {
             let victim = once.removeHead(in: links)
             inOnce[victim] = false
@@ -96,7 +96,7 @@ public struct LRUKPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    public func victimHint() -> Int32 { once.isEmpty ? twice.top : once.head }
+    public func victimHint() -> Int32? { once.isEmpty ? twice.first : once.first }
 
     public mutating func removeAll() {
         for slot in once.slots(in: links) { inOnce[slot] = false }

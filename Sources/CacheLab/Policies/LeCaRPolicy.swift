@@ -146,7 +146,7 @@ public struct LeCaRPolicy: EvictionPolicy {
         count -= 1
     }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let lruCandidate = recency.head
         precondition(
             !frequencyLists[minFrequency].isEmpty,

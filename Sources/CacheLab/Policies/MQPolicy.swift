@@ -103,15 +103,15 @@ public struct MQPolicy: EvictionPolicy {
     public mutating func removed(_ slot: Int32) { leave(slot) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
-        let victim = nextVictim()
+    public mutating func evict() -> Int32? {
+        let victim = nextVictim()!
         remember(keys[victim], cost: costs[victim], count: entries[victim].count)
         leave(victim)
         return victim
     }
 
     @inline(__always)
-    public func victimHint() -> Int32 { nextVictim() }
+    public func victimHint() -> Int32? { nextVictim() }
 
     public mutating func removeAll() {
         for queue in 0..<Self.queueCount { queues[queue].removeAll() }
@@ -177,9 +177,9 @@ public struct MQPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    private func nextVictim() -> Int32 {
+    private func nextVictim() -> Int32? {
         for queue in 0..<Self.queueCount where !queues[queue].isEmpty { return queues[queue].head }
-        return -1
+        return nil
     }
 
     // Qout as libCacheSim's FIFO: a key already there stays where it is (its count updated); one

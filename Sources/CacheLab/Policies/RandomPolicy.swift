@@ -33,7 +33,7 @@ public struct RandomPolicy: EvictionPolicy {
     public mutating func removed(_ slot: Int32) { table.remove(slot) }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         let victim = table.sample(random)
         table.remove(victim)
         return victim

@@ -28,12 +28,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
     let mainLimit: Int
     /// Hits in the small queue that send an entry to main instead of out.
     static let moveToMainThreshold = 2
-    private let links = SlotLinks()
-    private var small = CostedList()
-    private var main = CostedList()
-    private let queue = SlotArray<Queue>(count: 0, filling: .none)
+    private var queues = SmallAndMainQueues(name: "S3-FIFO")
     private let hits = SlotArray<Int>(count: 0, filling: 0)
-    private let costs = SlotArray<Int>(count: 0, filling: 0)
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)
     /// nil when the ghost's share rounds to nothing (libCacheSim then keeps none).
     private var ghost: GhostFIFO?
@@ -42,9 +38,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     /// Whether anything was evicted yet; before that, a full small queue sends entries to main.
     private var hasEvicted = false
 
-    enum Queue: UInt8 {
-        case none, small, main
-    }
+    typealias Queue = SmallAndMainQueues.Queue
 
     public init(configuration: CacheConfiguration) {
         // libCacheSim multiplies the capacity by the ratios in double precision and truncates.
@@ -56,10 +50,8 @@ public struct S3FIFOPolicy: EvictionPolicy {
     }
 
     public mutating func grow(to slotCount: Int) {
-        links.grow(to: slotCount)
-        queue.grow(to: slotCount, filling: .none)
+        queues.grow(to: slotCount)
         hits.grow(to: slotCount, filling: 0)
-        costs.grow(to: slotCount, filling: 0)
         keys.grow(to: slotCount, filling: 0)
     }
 
@@ -74,14 +66,14 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
-        costs[slot] = cost
+        queues.costs[slot] = cost
         keys[slot] = key
         hits[slot] = 0
-        if cameFromGhost || (!hasEvicted && small.cost >= smallLimit) {
+        if cameFromGhost || (!hasEvicted && queues.small.cost >= smallLimit) {
             cameFromGhost = false
-            join(slot, .main)
+            queues.join(slot, .main)
         } else {
-            join(slot, .small)
+            queues.join(slot, .small)
         }
     }
 
@@ -93,19 +85,21 @@ public struct S3FIFOPolicy: EvictionPolicy {
     public mutating func prefetch(_ key: UInt64) { ghost?.prefetch(key) }
 
     @inline(__always)
-    public func victimHint() -> Int32 { main.cost > mainLimit || small.cost == 0 ? main.head : small.head }
+    public func victimHint() -> Int32? {
+        queues.main.cost > mainLimit || queues.small.cost == 0 ? queues.main.first : queues.small.first
+    }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
-        links.prefetch(slot, settled: settled)
+        queues.links.prefetch(slot, settled: settled)
         if settled {
             // A small-queue victim's key joins the ghost FIFO: its bucket there.
-            if queue[slot] == .small { ghost?.prefetch(keys[slot]) }
+            if queues.queue[slot] == .small { ghost?.prefetch(keys[slot]) }
         } else {
-            queue.prefetch(Int(slot))
+            queues.queue.prefetch(Int(slot))
             hits.prefetch(Int(slot))
             keys.prefetch(Int(slot))
-            costs.prefetch(Int(slot))
+            queues.costs.prefetch(Int(slot))
         }
     }
 
@@ -114,22 +108,21 @@ public struct S3FIFOPolicy: EvictionPolicy {
         if !settled { hits.prefetch(Int(slot)) }
     }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32) { queues.leave(slot) }
 
     public mutating func notStored() { cameFromGhost = false }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         hasEvicted = true
         while true {
             // Evicting from the small queue may only move its entries to main: then look again.
-            let victim = main.cost > mainLimit || small.cost == 0 ? evictMain() : evictSmall()
-            if victim >= 0 { return victim }
+            let victim: Int32? = queues.main.cost > mainLimit || queues.small.cost == 0 ? evictMain() : evictSmall()
+            if let victim { return victim }
         }
     }
 
     public mutating func removeAll() {
-        small.removeAll()
-        main.removeAll()
+        queues.removeAll()
         ghost?.removeAll()
         cameFromGhost = false
         hasEvicted = false
@@ -137,16 +130,12 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     public func checkedSlots() -> [Int32] {
         ghost?.checkInvariants(name: "S3-FIFO.ghost")
-        let inSmall = small.checkedSlots(in: links, costs: costs, name: "S3-FIFO.small")
-        let inMain = main.checkedSlots(in: links, costs: costs, name: "S3-FIFO.main")
-        precondition(inSmall.allSatisfy { queue[$0] == .small }, "S3-FIFO: a slot in small is not tagged small")
-        precondition(inMain.allSatisfy { queue[$0] == .main }, "S3-FIFO: a slot in main is not tagged main")
-        return inSmall + inMain
+        return queues.checkedSlots()
     }
 
     /// The keys in the small queue and in main, oldest first (for tests).
     var queueKeys: (small: [UInt64], main: [UInt64]) {
-        (small.slots(in: links).map { keys[$0] }, main.slots(in: links).map { keys[$0] })
+        (queues.small.slots(in: queues.links).map { keys[$0] }, queues.main.slots(in: queues.links).map { keys[$0] })
     }
 
     /// The keys the ghost FIFO remembers, oldest first (for tests).
@@ -154,61 +143,41 @@ public struct S3FIFOPolicy: EvictionPolicy {
 
     /// The hits counted for the entry of `key`, or nil if it is not stored (for tests).
     func hitCount(of key: UInt64) -> Int? {
-        (small.slots(in: links) + main.slots(in: links)).first { keys[$0] == key }.map { hits[$0] }
+        (queues.small.slots(in: queues.links) + queues.main.slots(in: queues.links)).first { keys[$0] == key }.map {
+            hits[$0]
+        }
     }
 
     // The small queue's oldest entries move to main while they were hit often enough; the first
-    // one that was not leaves (its key becomes a ghost) and is returned. -1 if none left.
+    // one that was not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
-    private mutating func evictSmall() -> Int32 {
-        while !small.isEmpty {
-            let slot = small.head
-            leave(slot)
+    private mutating func evictSmall() -> Int32? {
+        while !queues.small.isEmpty {
+            let slot = queues.small.head
+            queues.leave(slot)
             if hits[slot] >= Self.moveToMainThreshold {
                 hits[slot] = 0
-                join(slot, .main)
+                queues.join(slot, .main)
             } else {
-                ghost?.add(keys[slot], cost: costs[slot])
+                ghost?.add(keys[slot], cost: queues.costs[slot])
                 return slot
             }
         }
-        return -1
+        return nil
     }
 
     // Main's oldest entries go round again while they were hit, one hit fewer (at most 2 left);
     // the first one that was not is returned.
     @inline(__always)
     private mutating func evictMain() -> Int32 {
-        while hits[main.head] > 0 {
-            let slot = main.head
+        while hits[queues.main.head] > 0 {
+            let slot = queues.main.head
             hits[slot] = min(hits[slot], 3) - 1
-            main.moveToTail(slot, in: links)
+            queues.rotateMain(slot)
         }
-        let slot = main.head
-        leave(slot)
+        let slot = queues.main.head
+        queues.leave(slot)
         return slot
     }
 
-    @inline(__always)
-    private mutating func join(_ slot: Int32, _ target: Queue) {
-        queue[slot] = target
-        if target == .small {
-            small.append(slot, cost: costs[slot], in: links)
-        } else {
-            main.append(slot, cost: costs[slot], in: links)
-        }
-    }
-
-    @inline(__always)
-    private mutating func leave(_ slot: Int32) {
-        switch queue[slot] {
-        case .small:
-            small.remove(slot, cost: costs[slot], in: links)
-        case .main:
-            main.remove(slot, cost: costs[slot], in: links)
-        case .none:
-            preconditionFailure("S3-FIFO: slot \(slot) is in no queue")
-        }
-        queue[slot] = .none
-    }
 }

@@ -40,7 +40,7 @@ public struct SIEVEPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         var slot = hand >= 0 ? hand : order.head
         while visited[slot] {
             visited[slot] = false
@@ -54,7 +54,7 @@ public struct SIEVEPolicy: EvictionPolicy {
     }
 
     @inline(__always)
-    public func victimHint() -> Int32 { hand >= 0 ? hand : order.head }
+    public func victimHint() -> Int32? { hand >= 0 ? hand : order.first }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }

@@ -87,15 +87,15 @@ public struct SLRUPolicy: EvictionPolicy {
     public mutating func pendingVictim() -> Int32? { pending.isEmpty ? nil : pending.pop() }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         if !pending.isEmpty { return pending.pop() }
-        let victim = nextVictim()
+        let victim = nextVictim()!
         leave(victim)
         return victim
     }
 
     @inline(__always)
-    public func victimHint() -> Int32 { pending.isEmpty ? nextVictim() : -1 }
+    public func victimHint() -> Int32? { pending.isEmpty ? nextVictim() : nil }
 
     public mutating func removeAll() {
         for index in 0..<Self.segmentCount { segments[index].removeAll() }
@@ -126,7 +126,7 @@ public struct SLRUPolicy: EvictionPolicy {
     // overflow cools further down; from segment 0 the cache evicts.
     private mutating func cool(_ index: Int) {
         guard index > 0 else {
-            let victim = nextVictim()
+            let victim = nextVictim()!
             leave(victim)
             pending.push(victim)
             return
@@ -140,10 +140,10 @@ public struct SLRUPolicy: EvictionPolicy {
     // The least recent entry of the lowest segment holding any bytes (then of the lowest holding
     // any entry, for entries of no cost, which libCacheSim never sees).
     @inline(__always)
-    private func nextVictim() -> Int32 {
+    private func nextVictim() -> Int32? {
         for index in 0..<Self.segmentCount where segments[index].cost > 0 { return segments[index].head }
         for index in 0..<Self.segmentCount where !segments[index].isEmpty { return segments[index].head }
-        return -1
+        return nil
     }
 
     @inline(__always)

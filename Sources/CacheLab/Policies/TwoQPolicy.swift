@@ -89,8 +89,8 @@ public struct TwoQPolicy: EvictionPolicy {
     public mutating func prefetch(_ key: UInt64) { aout.prefetch(key) }
 
     @inline(__always)
-    public func victimHint() -> Int32 {
-        ain.isEmpty || (am.cost > 0 && ain.cost <= ainLimit) ? am.head : ain.head
+    public func victimHint() -> Int32? {
+        ain.isEmpty || (am.cost > 0 && ain.cost <= ainLimit) ? am.first : ain.first
     }
 
     @inline(__always)
@@ -117,7 +117,7 @@ public struct TwoQPolicy: EvictionPolicy {
     public mutating func notStored() { cameFromAout = false }
 
     @inline(__always)
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         // (An empty Ain happens only with entries of cost 0, where libCacheSim would crash.)
         if ain.isEmpty || (am.cost > 0 && ain.cost <= ainLimit) { return take(am.head) }
         let victim = take(ain.head)

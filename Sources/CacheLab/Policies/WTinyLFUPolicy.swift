@@ -132,7 +132,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { pending.isEmpty ? nil : pending.pop() }
 
-    public mutating func evict() -> Int32 {
+    public mutating func evict() -> Int32? {
         if !pending.isEmpty { return pending.pop() }
         while windowCost > 0 {
             let candidate = window.head

@@ -131,10 +131,10 @@ struct TunerTests {
         // Given a request with the default policies
         let request = Tuner.Request(memoryBudget: 64 * 1024, diskBudget: 512 * 1024)
 
-        // Then every policy a client can run is tried, Caffeine's W-TinyLFU too; not Belady, nor TTL
-        // (lifetimes are tried on every policy instead)
+        // Then every policy a client can run is tried, Caffeine's W-TinyLFU too; not those that
+        // need the future (Belady, BeladySize), nor TTL (lifetimes are tried on every policy instead)
         #expect(request.policies.contains(.wtinylfuAdaptive))
-        #expect(request.policies == PolicyKind.allCases.filter { $0 != .belady && $0 != .ttl })
+        #expect(request.policies == PolicyKind.online.filter { $0 != .ttl })
     }
 
     @Test func theClientSourceNamesEveryPolicyAsItsSwiftCase() {

@@ -1,3 +1,4 @@
+import CacheLabContracts
 import Testing
 
 @testable import CacheLab
@@ -6,69 +7,13 @@ import Testing
 /// after every operation.
 @Suite("The ImageCaching contract, for every policy")
 struct ContractTests {
-    @Test(arguments: PolicyKind.allCases)
-    func aLookupAfterInsertHits(kind: PolicyKind) {
-        let cache = Fixtures.makeCache(kind, capacity: 1_000)
-        #expect(cache.request(1, size: 10, at: 0) == false)
-        #expect(cache.request(1, size: 10, at: 1) == true)
-        #expect(cache.count == 1)
-        #expect(cache.totalCost == 10)
-    }
-
-    // Policies that store only entries under a share of the capacity have their own tests.
-    @Test(arguments: PolicyKind.allCases.filter { $0.admissionShare == nil })
-    func anObjectLargerThanTheCapacityIsNotAdmittedAndEvictsNothing(kind: PolicyKind) {
-        // Given a cache holding two entries (Cacheus keeps one: its SR queue is half the capacity)
-        let cache = Fixtures.makeCache(kind, capacity: 100)
-        cache.requests([1, 2], size: 40)
-        let stored = Set(cache.storedKeys)
-        let evictions = cache.evictions
-        #expect(stored == (kind == .cacheus ? [2] : [1, 2]))
-        // When an object of 101 bytes is inserted
-        let admitted = cache.insert(3, size: 101, at: 0)
-        // Then it is refused and nothing moved
-        #expect(!admitted)
-        #expect(Set(cache.storedKeys) == stored)
-        #expect(cache.evictions == evictions)
-    }
-
-    // GDSF ranks the newcomer with the rest and may evict it first (GDSFTests).
-    @Test(arguments: PolicyKind.allCases.filter { $0.admissionShare == nil && !$0.mayDeclineNewEntries })
-    func anObjectExactlyTheCapacityIsAdmitted(kind: PolicyKind) {
-        let cache = Fixtures.makeCache(kind, capacity: 100)
-        cache.requests([1, 2], size: 40)
-        #expect(cache.insert(3, size: 100, at: 0))
-        #expect(cache.storedKeys == [3])
-        #expect(cache.totalCost == 100)
-    }
-
-    @Test(arguments: PolicyKind.allCases, [SizeMode.bytes, .unit])
-    func randomWorkloadKeepsEveryInvariant(kind: PolicyKind, mode: SizeMode) {
-        // Room for W-TinyLFU's window (1 %) to hold a few entries.
-        let cache = Fixtures.makeCache(
-            kind, capacity: mode == .unit ? 100 : 20_000, sizeMode: mode, ttl: kind == .ttl ? 50 : nil)
-        var random = SplitMix64(seed: 42)
-        // A policy that makes room itself may hold more than the capacity where its own count
-        // allows (libCacheSim's LIRS: LIRSPolicyTests).
-        let boundedByCapacity = !kind.withOrder(MakesRoomItself())
-        var hits = 0
-        for step in 0..<3_000 {
-            let key = UInt64.random(in: 0..<300, using: &random)
-            let size = Int(key % 7) * 40 + 10
-            let now = Int64(step)
-            switch random.next() % 10 {
-            case 0: _ = cache.remove(key)
-            case 1: _ = cache.insert(key, size: size, at: now)
-            default: if cache.request(key, size: size, at: now) { hits += 1 }
-            }
-            #expect(cache.totalCost <= cache.configuration.capacity || !boundedByCapacity)
-            if step == 1_500 { cache.removeAll() }
-        }
-        #expect(hits > 0)
-    }
-
-    private struct MakesRoomItself: PolicyBody {
-        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Bool { Policy.makesRoomItself }
+    /// Every rule of the contract, through the protocol, for the engine under every policy
+    /// (`RecordingCacheContractTests` puts `RecordingCache` through the same rules).
+    @Test(arguments: ImageCachingContract.Rule.allCases, PolicyKind.allCases)
+    func theEngineKeepsTheRule(_ rule: ImageCachingContract.Rule, kind: PolicyKind) {
+        guard rule.applies(to: kind) else { return }
+        let failures = ImageCachingContract.check(rule, kind, conformer: EngineConformer())
+        #expect(failures.isEmpty, "\(rule) under \(kind): \(failures)")
     }
 
     @Test(arguments: PolicyKind.allCases, [SizeMode.bytes, .unit])
@@ -85,40 +30,6 @@ struct ContractTests {
     // Cacheus keeps new entries in SR, half the capacity, and drops the oldest to its history
     // beyond that (CacheusPolicyTests); CLOCK-Pro stores only into half the cache and never
     // evicts (ClockProPolicyTests).
-    @Test(arguments: PolicyKind.allCases.filter { $0 != .cacheus && $0 != .clockpro })
-    func unitModeCountsEntriesNotBytes(kind: PolicyKind) {
-        // trimRatio 1: `size` would otherwise trim below the limit on overflow (tested on its own).
-        // 100: room for W-TinyLFU's window (1 %) and S3-FIFO's small queue (10 %) to hold an entry.
-        let cache = Fixtures.makeCache(kind, capacity: 100, sizeMode: .unit, trimRatio: 1)
-        cache.requests(Array(1...100), size: 1_000_000)
-        #expect(cache.count == 100)
-        #expect(cache.totalCost == 100)
-        #expect(cache.evictions == 0)
-        cache.requests([101], size: 5)
-        #expect(cache.count == 100)
-        #expect(cache.evictions == 1)
-    }
-
-    @Test(arguments: PolicyKind.allCases)
-    func removeAllEmptiesTheCacheWithoutCountingEvictions(kind: PolicyKind) {
-        let cache = Fixtures.makeCache(kind, capacity: 100)
-        cache.requests([1, 2, 3], size: 10)
-        cache.removeAll()
-        #expect(cache.count == 0)
-        #expect(cache.totalCost == 0)
-        #expect(cache.evictions == 0)
-        #expect(cache.request(1, size: 10) == false)
-    }
-
-    // LHD takes the request's size on a hit, as libCacheSim's does (LHDPolicyTests).
-    @Test(arguments: PolicyKind.allCases.filter { !$0.resizesOnHit })
-    func aHitKeepsTheSizeTheEntryWasInsertedWith(kind: PolicyKind) {
-        let cache = Fixtures.makeCache(kind, capacity: 3_000)
-        #expect(cache.request(1, size: 30) == false)
-        #expect(cache.request(1, size: 900) == true)
-        #expect(cache.totalCost == 30)
-    }
-
     @Test func theRealClientsShapeOfKeysAndValuesWorksToo() {
         // String keys and byte payloads, as the client's memory tier will hold them.
         let cache = Cache<String, [UInt8], LRUPolicy>(configuration: CacheConfiguration(capacity: 10))

@@ -81,7 +81,7 @@ struct AdaptiveWTinyLFUPolicyTests {
     @Test func aNewcomerThatLosesItsDuelIsNotStoredAndNothingMoreIsEvicted() {
         let cache = makeCacheOfLightEntries()
         let regions = cache.policy.regionKeys
-        // When the heavy newcomer loses its duel, the engine's `evict()` got -1
+        // When the heavy newcomer loses its duel, the engine's `evict()` got nil
         #expect(!cache.insertAfterMiss((), forKey: 900, size: 500, at: 0))
         cache.checkInvariants()
         // Then nothing was evicted and every entry kept its place

@@ -1,0 +1,70 @@
+/// The two queues of the small-and-main policies (S3-FIFO, Clock2Q+): a small FIFO that newcomers
+/// enter and a main queue, each keeping its cost, over one links storage, every slot tagged with
+/// the queue it is in. The policies decide who moves and who leaves; this keeps the books.
+///
+/// - Invariant: `small` and `main` hold exactly the slots tagged with them, and each queue's
+///   `cost` is the sum of its slots' `costs`.
+struct SmallAndMainQueues {
+    enum Queue: UInt8 {
+        case none, small, main
+    }
+
+    /// The policy's name, for invariant failures.
+    let name: String
+    let links = SlotLinks()
+    var small = CostedList()
+    var main = CostedList()
+    let queue = SlotArray<Queue>(count: 0, filling: .none)
+    let costs = SlotArray<Int>(count: 0, filling: 0)
+
+    init(name: String) { self.name = name }
+
+    mutating func grow(to slotCount: Int) {
+        links.grow(to: slotCount)
+        queue.grow(to: slotCount, filling: .none)
+        costs.grow(to: slotCount, filling: 0)
+    }
+
+    /// Appends `slot` to `target`'s new end.
+    @inline(__always)
+    mutating func join(_ slot: Int32, _ target: Queue) {
+        queue[slot] = target
+        if target == .small {
+            small.append(slot, cost: costs[slot], in: links)
+        } else {
+            main.append(slot, cost: costs[slot], in: links)
+        }
+    }
+
+    /// Takes `slot` out of its queue.
+    @inline(__always)
+    mutating func leave(_ slot: Int32) {
+        switch queue[slot] {
+        case .small:
+            small.remove(slot, cost: costs[slot], in: links)
+        case .main:
+            main.remove(slot, cost: costs[slot], in: links)
+        case .none:
+            preconditionFailure("\(name): slot \(slot) is in no queue")
+        }
+        queue[slot] = .none
+    }
+
+    /// Sends main's oldest entry to its new end (a clock's hand passing it).
+    @inline(__always)
+    mutating func rotateMain(_ slot: Int32) { main.moveToTail(slot, in: links) }
+
+    mutating func removeAll() {
+        small.removeAll()
+        main.removeAll()
+    }
+
+    /// Every slot held, small's then main's, the invariant checked.
+    func checkedSlots() -> [Int32] {
+        let inSmall = small.checkedSlots(in: links, costs: costs, name: "\(name).small")
+        let inMain = main.checkedSlots(in: links, costs: costs, name: "\(name).main")
+        precondition(inSmall.allSatisfy { queue[$0] == .small }, "\(name): a slot in small is not tagged small")
+        precondition(inMain.allSatisfy { queue[$0] == .main }, "\(name): a slot in main is not tagged main")
+        return inSmall + inMain
+    }
+}
