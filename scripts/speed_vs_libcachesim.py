@@ -96,6 +96,10 @@ class Measured:
 TIME = "/usr/bin/time"  # GNU time, Debian's `time` package
 
 
+class TimedOut(RuntimeError):
+    """A child ran past its time limit and was killed."""
+
+
 def run_child(command: list[str], timeout: float, stdin: str | None = None) -> tuple[str, float, int]:
     """Runs `command`; (stdout, wall seconds, peak RSS bytes). Raises on failure or timeout.
 
@@ -113,7 +117,7 @@ def run_child(command: list[str], timeout: float, stdin: str | None = None) -> t
         except subprocess.TimeoutExpired:
             child.kill()
             child.communicate()
-            raise RuntimeError(f"timed out after {timeout:.0f} s: {' '.join(command)}") from None
+            raise TimedOut(f"timed out after {timeout:.0f} s: {' '.join(command)}") from None
         elapsed = time.perf_counter() - started
         if child.returncode != 0:
             raise RuntimeError(f"{' '.join(command)} failed ({child.returncode}): {err.strip()[-2000:]}")
@@ -232,7 +236,16 @@ def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[in
             ours, theirs = [], []
             for _ in range(bench.runs):  # interleaved, so drift hits both alike
                 ours.append(bench.cachelab(trace, [policy], [str(capacity)], bench.work / "run.csv")[0])
-                theirs.append(bench.libcachesim(trace, policy, capacity, power))
+                try:
+                    theirs.append(bench.libcachesim(trace, policy, capacity, power))
+                except TimedOut:
+                    break  # one run over the limit is enough to say so; the others would be too
+            if len(theirs) < len(ours):
+                b = median_of(ours)
+                lines.append(f"| {trace.name} | {policy} | > {bench.timeout:.0f} (not finished) | {b.seconds:.2f} | "
+                             f"> {bench.timeout / b.seconds:.0f}× | | {mib(b.peak_bytes)} | no reference |")
+                progress(lines[-1])
+                continue
             a, b = median_of(theirs), median_of(ours)
             same = "yes" if a.misses == b.misses else f"NO ({a.misses} vs {b.misses})"
             lines.append(f"| {trace.name} | {policy} | {a.seconds:.2f} ({a.engine:.2f}) | {b.seconds:.2f} | "
@@ -341,15 +354,19 @@ def bytes_per_object(bench: Bench, policies: list[str]) -> list[str]:
     power = max(objects - 1, 1).bit_length()
     lines = ["| policy | libCacheSim B/object | cachelab B/object |", "|---|---|---|"]
     for policy in policies:
-        out, _, _ = run_child([bench.python, "-c", LCS_MEMORY_PROBE, str(trace), POLICY_CLASSES[policy],
-                               str(objects), str(power)], timeout=bench.timeout)
-        grown, held = (int(value) for value in out.split())
+        try:
+            out, _, _ = run_child([bench.python, "-c", LCS_MEMORY_PROBE, str(trace), POLICY_CLASSES[policy],
+                                   str(objects), str(power)], timeout=bench.timeout)
+            grown, held = (int(value) for value in out.split())
+            theirs = f"{grown / max(held, 1):.0f}"
+        except TimedOut:
+            theirs = f"not finished in {bench.timeout:.0f} s"
         out_file = bench.work / "objects.csv"
         run_child([str(bench.binary), "run", "--trace", str(trace), "--policy", policy, "--size-mode", "unit",
                    "--capacity", str(objects), "--no-latency", "--format", "csv", "--out", str(out_file)],
                   timeout=bench.timeout)
         row = csv_rows(out_file.read_text())[0]
-        lines.append(f"| {policy} | {grown / max(held, 1):.0f} | "
+        lines.append(f"| {policy} | {theirs} | "
                      f"{int(row['metadata_bytes']) / max(int(row['entries']), 1):.0f} |")
         progress(lines[-1])
     return lines

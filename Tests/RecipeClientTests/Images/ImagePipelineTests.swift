@@ -126,9 +126,9 @@ struct ImagePipelineTests {
                 loads[0].cancel()
                 await #expect(throws: CancellationError.self) { try await loads[0].value }
 
-                // Then both threw well before the server would have answered (within half its
-                // latency: 1.2 s was measured under AddressSanitizer)
-                #expect(start.duration(to: clock.now) < .seconds(2))
+                // Then both threw before the server would have answered (1.2 s was measured under
+                // AddressSanitizer; the bound leaves room for a 2-core machine running the suite)
+                #expect(start.duration(to: clock.now) < .milliseconds(3_500))
 
                 // and the request after them is still served, from the network
                 let image = try await loads[2].value

@@ -194,15 +194,17 @@ struct RecipeListFavouriteTests {
         let elapsed = start.duration(to: clock.now)
 
         // And the failure with it comes after 3 attempts of 1 s, 0.1 s and 0.2 s apart (the
-        // backoff recorded, not slept; a timeout may fire a hair early), within 2 s of slack for
-        // a machine under load
+        // backoff recorded, not slept; a timeout may fire a hair early). The two delays show there
+        // were three attempts; the bound shows each ended at its 1 s timeout rather than
+        // URLSession's 60 s default, with room for a 2-core machine running the whole suite
+        // (5.06 s was seen there)
         #expect(
             state
                 == .failedWithLastGood(
                     SavedList(recipes: Fixtures.twoRecipes, savedAt: Self.now),
                     "The recipe server took too long to answer. Please try again.", favourites: []))
         #expect(backoff.delays == [.milliseconds(100), .milliseconds(200)])
-        #expect(elapsed >= .milliseconds(2_900) && elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(2_900) && elapsed < .seconds(15), "took \(elapsed)")
     }
 
     @Test func installSeedIsKeptPerStoreAndDiffersBetweenInstalls() throws {
