@@ -6,7 +6,7 @@ import CacheLab
 struct CapacityOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Capacities, comma-separated: bytes (4096), units (20MB, 512KiB), objects in unit mode, or shares of the working set (10%).",
+            "Capacities, comma-separated: bytes (4096), units (20MB, 512KiB), objects in unit mode, or shares of the working set (10%). Default: run 512KiB on a generated scenario and 10% of a --trace's working set; mrc and compare a range.",
             valueName: "size[,size...]"))
     var capacity: String?
 
@@ -16,7 +16,7 @@ struct CapacityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Largest capacity of the range (default 100%).", valueName: "size"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Capacities in the range, both ends included (mrc: 20, compare: 12).", valueName: "n"))
+    @Option(help: ArgumentHelp("Capacities in the range, both ends included (run: 10, mrc: 20, compare: 12).", valueName: "n"))
     var points: Int?
 
     @Option(help: "Space the range's capacities evenly on a log or a linear scale.")

@@ -19,8 +19,8 @@ struct CompareCommand: AsyncParsableCommand {
             trace, plus Belady's offline optimum at each capacity as the ceiling. Each trace is read \
             once: every run on it is a cache fed chunk by chunk in one pass, the caches spread over \
             the cores (--jobs). Files are streamed, plain or .zst (shares of the working set cost a \
-            first pass). With no --trace it uses the eight committed scroll scenarios (generated \
-            with --seed, equal byte for byte to traces/NAME.csv at seed 1).
+            first pass). With no --trace it uses the eleven scroll scenarios (generated with \
+            --seed; the eight committed ones equal byte for byte to traces/NAME.csv at seed 1).
 
             \(HelpText.nextUses) --live replays each policy once more through the real client; \
             \(HelpText.liveHoldsTrace)

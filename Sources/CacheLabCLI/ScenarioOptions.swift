@@ -41,7 +41,7 @@ struct ScenarioOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How the list asks for photos: lazy-stack (once per appearance, the default) or prefetching (a prefetcher's request, then the cell's when the row shows: on a fast fling, delayed hits).",
+            "How the list asks for photos: lazy-stack (once per appearance, the default), prefetching (a prefetcher's request, then the cell's when the row shows: on a fast fling, delayed hits) or web-page (<img loading=\"lazy\"> rows, as cachelab serve's page: once per page load).",
             valueName: "kind"))
     var list: String?
 

@@ -46,6 +46,11 @@ enum CacheLabMetric {
         "Nanoseconds per lookup", polarity: .prefersSmaller, useScalingFactor: false)
 }
 
+/// `CACHELAB_BENCH_ITERATIONS=N` caps every benchmark at N measured iterations after one warm-up
+/// (CI sets 1: it checks only the malloc counts, which one replay gives exactly, and a replay of
+/// a sampling policy takes a second in the check's time). Unset: up to 20 iterations or 3 s.
+let iterationCap = ProcessInfo.processInfo.environment["CACHELAB_BENCH_ITERATIONS"].flatMap { Int($0) }
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [
@@ -56,8 +61,8 @@ let benchmarks: @Sendable () -> Void = {
         warmupIterations: 1,
         // One iteration is one whole replay of the trace.
         scalingFactor: .one,
-        maxDuration: .seconds(3),
-        maxIterations: 20,
+        maxDuration: iterationCap == nil ? .seconds(3) : .seconds(60),
+        maxIterations: iterationCap ?? 20,
         thresholds: [
             // The per-request path must not allocate: a replay's mallocs are its cache's storage
             // and its latency histogram, a fixed handful. Thresholds/*.p90.json hold the measured
@@ -104,6 +109,8 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(
             metrics: [.wallClock, .mallocCountTotal, CacheLabMetric.nanosecondsPerLookup],
             units: [.mallocCountTotal: .count, CacheLabMetric.nanosecondsPerLookup: .count],
+            maxDuration: .seconds(1),
+            maxIterations: iterationCap ?? 10_000,
             // About 780 mallocs per 100,000 lookups: the buffers handed to the writer (one per
             // 32 KB) and the writer's file writes. One per lookup would add 100,000.
             thresholds: [.mallocCountTotal: .init(absolute: [.p90: 1_000])])

@@ -50,21 +50,32 @@ struct AdmissionFilterTests {
         #expect(cache.storedKeys == [1] && cache.notAdmitted == 1)
     }
 
+    /// An LRU cache behind `filter`, without the per-operation invariant checks of
+    /// `Fixtures.makeCache` (thousands of misses into a cache of thousands would check a table of
+    /// thousands each time: minutes in a debug build); the tests check them once at the end.
+    static func unchecked(capacity: Int, sizeMode: SizeMode, filter: AdmissionFilter) -> Cache<UInt64, Void, LRUPolicy> {
+        var configuration = PolicyKind.lru.configuration(capacity: capacity, sizeMode: sizeMode)
+        configuration.admission = filter
+        return Cache(configuration: configuration)
+    }
+
     @Test func probabilityAdmitsAboutItsShareFromLibCacheSimsStream() {
         // Given prob:0.3 and 10,000 distinct misses
-        let cache = Fixtures.makeCache(.lru, capacity: 100_000, sizeMode: .unit, admission: .probability(0.3))
-        for key in 0..<10_000 { _ = cache.request(UInt64(key), size: 1) }
+        let cache = Self.unchecked(capacity: 100_000, sizeMode: .unit, filter: .probability(0.3))
+        for key in 0..<10_000 { _ = cache.insert((), forKey: UInt64(key), size: 1, at: 0) }
+        cache.checkInvariants()
         // Then about 30 % are stored, and the same stream gives the same count every time
         let stored = cache.count
         #expect(abs(Double(stored) / 10_000 - 0.3) < 0.02)
-        let again = Fixtures.makeCache(.lru, capacity: 100_000, sizeMode: .unit, admission: .probability(0.3))
-        for key in 0..<10_000 { _ = again.request(UInt64(key), size: 1) }
+        let again = Self.unchecked(capacity: 100_000, sizeMode: .unit, filter: .probability(0.3))
+        for key in 0..<10_000 { _ = again.insert((), forKey: UInt64(key), size: 1, at: 0) }
         #expect(again.count == stored && again.notAdmitted == 10_000 - stored)
     }
 
     @Test func sizeProbabilityFavoursSmallObjects() {
-        let cache = Fixtures.makeCache(.lru, capacity: 1 << 40, admission: .sizeProbability(exponent: 1e-5))
-        for key in 0..<2_000 { _ = cache.request(UInt64(key), size: key % 2 == 0 ? 1_000 : 200_000) }
+        let cache = Self.unchecked(capacity: 1 << 40, sizeMode: .bytes, filter: .sizeProbability(exponent: 1e-5))
+        for key in 0..<2_000 { _ = cache.insert((), forKey: UInt64(key), size: key % 2 == 0 ? 1_000 : 200_000, at: 0) }
+        cache.checkInvariants()
         let small = cache.storedKeys.filter { $0 % 2 == 0 }.count
         let large = cache.storedKeys.count - small
         // e^(−0.01) ≈ 0.99 against e^(−2) ≈ 0.14
