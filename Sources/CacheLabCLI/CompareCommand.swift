@@ -3,12 +3,6 @@ import CacheLab
 import LiveReplay
 import LiveServer
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
@@ -184,18 +178,4 @@ struct CompareCommand: AsyncParsableCommand {
         return runs
     }
 
-}
-
-/// Directories the CLI writes into.
-enum Directory {
-    /// Creates `path` and its missing parents (as `mkdir -p`).
-    static func create(_ path: String) throws {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            prefix += component + "/"
-            if mkdir(prefix, 0o755) != 0, errno != EEXIST {
-                throw CLIError("cannot create \(prefix): \(String(cString: strerror(errno)))")
-            }
-        }
-    }
 }

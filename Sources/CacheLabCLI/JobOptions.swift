@@ -19,13 +19,3 @@ struct JobOptions: ParsableArguments {
     /// Whether to draw progress: on a terminal, unless asked not to.
     var showsProgress: Bool { !noProgress && ProgressBar.onTerminal }
 }
-
-/// The network the latency model assumes: shared by run, compare and tune.
-struct NetworkOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "Network profile of the latency model (a miss costs a round trip plus transfer): "
-                + NetworkProfile.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ") + ".",
-            valueName: "profile"))
-    var network: NetworkProfile = .wifi
-}

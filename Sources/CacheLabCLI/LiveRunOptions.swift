@@ -4,74 +4,6 @@ import FixtureServer
 import LiveReplay
 import LiveServer
 
-/// Faults the in-process fixture server of a live replay injects into photo requests. (`serve`
-/// declares its own: there they reach the recipe lists too.)
-struct FaultOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Chance per photo request of an injected fault (0...1).", valueName: "rate"))
-    var faultRate = 0.0
-
-    @Option(help: ArgumentHelp("Fault kinds, comma-separated, or 'all'.", valueName: "kind[,kind...]"))
-    var faults = "all"
-
-    func validate() throws {
-        guard (0...1).contains(faultRate) else { throw ValidationError("--fault-rate must be in 0...1, e.g. 0.1") }
-        _ = try FaultKind.parseList(faults)
-    }
-
-    func kinds() throws -> [FaultKind] { try FaultKind.parseList(faults) }
-
-    var isSet: Bool { faultRate != 0 || faults != "all" }
-}
-
-/// The real client and the in-process fixture server of a live replay: shared by
-/// `run --mode live` and `compare --live`.
-struct LiveReplayOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Requests in flight at most, like a list's rows loading at once.", valueName: "count"))
-    var concurrency = 32
-
-    @Option(help: ArgumentHelp("Seconds without data before a download fails.", valueName: "seconds"))
-    var timeout = 30.0
-
-    @Option(help: ArgumentHelp("In-process server: latency added to every response.", valueName: "ms"))
-    var serverLatency = 0
-
-    @Option(help: ArgumentHelp("In-process server: seed of its photo bytes and fault draws.", valueName: "seed"))
-    var serverSeed: UInt64 = 1
-
-    @OptionGroup var faults: FaultOptions
-
-    func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1, e.g. 32") }
-        guard serverLatency >= 0 else { throw ValidationError("--server-latency is milliseconds ≥ 0") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be greater than 0 seconds") }
-    }
-
-    /// Whether any of these options was given (they need a live replay).
-    var isSet: Bool {
-        concurrency != 32 || timeout != 30 || serverLatency != 0 || serverSeed != 1 || faults.isSet
-    }
-
-    /// The library's options for one run.
-    func options() throws -> LiveOptions {
-        var options = LiveOptions()
-        options.concurrency = concurrency
-        options.timeout = timeout
-        options.connectionsPerHost = min(max(concurrency, 1), 64)
-        return options
-    }
-
-    /// The in-process fixture server's shaping and faults.
-    func serverConfiguration() throws -> FixtureConfiguration {
-        var configuration = FixtureConfiguration()
-        configuration.seed = serverSeed
-        configuration.latency = .milliseconds(serverLatency)
-        configuration.faults = .spread(faults.faultRate, over: try faults.kinds())
-        // A drip sends 1 KiB every 20 ms by default: seconds per large photo. Keep live runs moving.
-        configuration.dripInterval = .milliseconds(2)
-        return configuration
-    }
-}
-
 /// The options only `cachelab run --mode live` has.
 struct LiveRunOptions: ParsableArguments {
     @OptionGroup var replay: LiveReplayOptions
@@ -162,19 +94,5 @@ struct LiveRunOptions: ParsableArguments {
             throw ValidationError("--max-gap takes a duration, e.g. 5s or 100ms")
         }
         return milliseconds
-    }
-}
-
-extension FaultKind {
-    /// Fault kinds from a comma-separated list, or every kind for "all".
-    static func parseList(_ text: String) throws -> [FaultKind] {
-        if text == "all" { return FaultKind.allCases }
-        return try text.split(separator: ",").map { name in
-            guard let kind = FaultKind(rawValue: String(name)) else {
-                throw ValidationError(
-                    "unknown fault '\(name)': use \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")) or all")
-            }
-            return kind
-        }
     }
 }

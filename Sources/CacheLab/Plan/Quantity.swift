@@ -1,10 +1,3 @@
-/// A quantity that could not be understood, with what was expected instead.
-public struct QuantityError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var text: String
-    public var expected: String
-    public var description: String { "\"\(text)\" is not \(expected)" }
-}
-
 /// Parsing of human quantities: sizes and durations.
 public enum Quantity {
     static let byteUnits: [(String, Double)] = [
@@ -59,14 +52,5 @@ public enum Quantity {
         let value = (amount * multiplier).rounded(.down)
         guard value < 9.2e18 else { throw QuantityError(text: original, expected: expected + " (too large)") }
         return Int(value)
-    }
-}
-
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while slice.first?.isWhitespace == true { slice = slice.dropFirst() }
-        while slice.last?.isWhitespace == true { slice = slice.dropLast() }
-        return String(slice)
     }
 }

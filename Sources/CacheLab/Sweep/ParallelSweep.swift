@@ -2,12 +2,6 @@ import CacheLabLocking
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Runs independent jobs on every core and returns their results in job order.
 ///
 /// Sweeps over many policies and capacities are embarrassingly parallel: each replay owns its
@@ -54,13 +48,5 @@ public enum ParallelSweep {
             DispatchQueue.concurrentPerform(iterations: threads) { _ in work() }
         }
         return state.withLock { $0.results.map { $0! } }
-    }
-}
-
-/// What the machine offers.
-enum System {
-    /// Processors currently available to this process.
-    static var activeProcessors: Int {
-        Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }
 }

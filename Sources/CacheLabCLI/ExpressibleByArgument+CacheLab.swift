@@ -1,0 +1,11 @@
+import ArgumentParser
+import CacheLab
+
+extension PolicyKind: ExpressibleByArgument {}
+extension SizeMode: ExpressibleByArgument {}
+extension TTLMode: ExpressibleByArgument {}
+extension NetworkProfile: ExpressibleByArgument {}
+extension TierKind: ExpressibleByArgument {}
+extension RunMode: ExpressibleByArgument {}
+extension TraceFormat: ExpressibleByArgument {}
+extension MemoryCost: ExpressibleByArgument {}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case table
+    case csv
+}

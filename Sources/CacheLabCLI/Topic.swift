@@ -1,0 +1,136 @@
+import ArgumentParser
+import CacheLab
+
+/// A concept `cachelab topic` explains.
+enum Topic: String, CaseIterable, ExpressibleByArgument {
+    case capacity
+    case sizeModes = "size-modes"
+    case tiers
+    case presets
+    case optRatio = "opt-ratio"
+    case admission
+
+    /// One line for the list of topics.
+    var summary: String {
+        switch self {
+        case .capacity: "the forms --capacity takes: 20MB, 512KiB, 4096, 10% of the working set; ranges"
+        case .sizeModes: "bytes or objects: what a capacity counts"
+        case .tiers: "memory and disk tiers, relaunches, and the clients built of them"
+        case .presets: "what --client nuke (and the other libraries) models"
+        case .optRatio: "reading opt_ratio: the hit ratio against Belady's at the same capacity"
+        case .admission: "--admission: deciding whether a miss is stored at all"
+        }
+    }
+
+    /// The explanation.
+    var text: String {
+        switch self {
+        case .capacity:
+            """
+            CAPACITY
+
+            --capacity takes a comma-separated list. Each entry is one of:
+              4096          bytes (or objects with --size-mode unit)
+              20MB, 1.5GB   decimal units: K/KB = 1,000, M/MB = 10^6, G/GB, T/TB
+              512KiB, 2GiB  binary units: KiB = 1,024, MiB, GiB, TiB
+              10%           a share of the trace's working set, rounded down; the working set
+                            sums each object's first-seen size (or counts objects in unit mode),
+                            so the same 10% means a different size on every trace
+            Instead of a list, a range: --from 1% --to 100% --points 20 (log-spaced unless
+            --spacing linear). mrc and compare sweep ranges; run takes either.
+
+              cachelab run --policy lru,s3fifo --capacity 1%,10%,50MB
+
+            More: the DocC article Guide (Using cachelab).
+            """
+        case .sizeModes:
+            """
+            SIZE MODES
+
+            --size-mode bytes (the default): every entry costs its size in bytes and the capacity
+            counts bytes; hit ratio and byte hit ratio differ.
+            --size-mode unit: every entry costs 1 and the capacity counts objects, as most cache
+            papers and libCacheSim's default runs do; a 10% capacity is then 10% of the distinct
+            objects.
+
+            Compare a policy with a paper's figures in unit mode; choose an app's sizes in bytes
+            mode, where a 2 MB photo and a 10 KB thumbnail do not cost the same.
+
+              cachelab run --policy lru,s3fifo --size-mode unit --capacity 1%,10%
+
+            More: the DocC article Exactness.
+            """
+        case .tiers:
+            """
+            TIERS AND CLIENTS
+
+            An image app looks in memory, then on disk, then fetches. cachelab models each tier:
+              --tier memory   emptied by every relaunch event in the trace
+              --tier disk     survives relaunches (the default for a single-tier run)
+            A client is the two tiers together: a hit in memory, else on disk (copied into memory),
+            else a download stored in both. Give one with --client PRESET, or your own with
+            --memory-policy/--memory-capacity and --disk-policy/--disk-capacity. Trace events
+            (memory_warning, background, foreground, relaunch) act on the tiers as the client's
+            rules say. --memory-cost decoded charges memory by pixels (width × height × 4), as
+            image libraries count bitmaps.
+
+              cachelab run --memory-policy lru --memory-capacity 50MB --disk-policy s3fifo --disk-capacity 200MB
+
+            More: the DocC articles Guide and Client presets.
+            """
+        case .presets:
+            """
+            PRESETS
+
+            --client NAME replays the two tiers an image library ships by default:
+            \(ClientPreset.allCases.map { "  \($0.rawValue)" }.joined(separator: "\n"))
+            A preset models the library's memory limit (often a share of the device's memory:
+            --device-memory or --client-device), its eviction order, the largest image it keeps,
+            its disk limit, expiry and sweep, and how it reacts to memory warnings, backgrounding
+            and relaunches, as read from each library's source. It does not model decoding time
+            or the network stack beyond the latency profile (--network).
+
+              cachelab run --client all --client-device iphone-se-2
+
+            More: the DocC article Client presets (every rule, with the source file it came from).
+            """
+        case .optRatio:
+            """
+            OPT-RATIO
+
+            With --vs-opt, run and compare also replay Belady's optimum (evict the entry used
+            furthest in the future) at each capacity, and report
+              opt_ratio = the policy's hit ratio ÷ Belady's hit ratio
+            at the same capacity, size mode and tier. 0.95 means the policy gets 95% of the hits
+            any policy could. In unit mode Belady is optimal, so opt_ratio is at most 1; in bytes
+            mode it is a strong reference rather than the optimum, and a size-aware policy can
+            exceed 1. A low opt_ratio at a small capacity says the policy, not the size, is what
+            to change; a ratio near 1 says only a bigger cache helps.
+
+              cachelab run --policy all --capacity 1%,10% --vs-opt
+
+            More: the DocC article Guide (The CSV columns).
+            """
+        case .admission:
+            """
+            ADMISSION
+
+            --admission puts a filter in front of any policy: on a miss it decides whether the
+            object is stored at all (a refusal counts in not_admitted). An image list's flings
+            request many photos once, and a filter keeps them from pushing out the ones that
+            come back.
+              bloom         store on the second request (libCacheSim's Bloom-filter admissioner)
+              size:N        store objects smaller than N bytes (size:200KB)
+              prob:P        store with probability P
+              sizeprob:E    store with probability e^(-E × size)
+              adaptsize     AdaptSize (Berger et al., NSDI 2017): sizeprob's parameter re-tuned
+                            from the recent requests
+            The random ones draw from the cache's seeded stream: the same seed, the same counts.
+
+              cachelab compare --policy lru,s3fifo --admission none,bloom,adaptsize
+
+            More: the DocC article Policies (Admission).
+            """
+        }
+    }
+}
