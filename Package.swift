@@ -1,15 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The core (engine, policies, traces, replay) is compiled optimized in debug builds too: the
-/// tests replay tens of millions of requests through it (the golden counts, the contracts over
-/// every policy), which take minutes unoptimized. `CACHELAB_DEBUG_CORE=1` builds it unoptimized,
-/// for stepping through it in a debugger. Assertions stay on, as in any debug build.
-let coreSettings: [SwiftSetting] =
-    Context.environment["CACHELAB_DEBUG_CORE"] == "1"
-    ? []
-    : [.unsafeFlags(["-O", "-assert-config", "Debug"], .when(configuration: .debug))]
-
 let package = Package(
     name: "cachelab",
     products: [
@@ -41,8 +32,7 @@ let package = Package(
             name: "CacheLab",
             dependencies: [
                 "CacheLabLocking", "CZstd", "CPrefetch", .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ],
-            swiftSettings: coreSettings
+            ]
         ),
         // `__builtin_prefetch` for the replay loop: the index bucket of a request a few ahead is
         // loaded while the current one is served.

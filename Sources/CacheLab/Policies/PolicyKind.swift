@@ -32,39 +32,44 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     case clockpro
     case clock2qplus
 
-    /// The type that describes the policy (`PolicyDescription`): the policy's own, or a preset's.
-    /// The one line a new policy adds here.
-    public var described: any PolicyDescription.Type {
+    /// Calls `body` with the type that describes this policy (`PolicyDescription`: the policy's
+    /// own, or a preset's) as a static type, so that generic code run through it is specialized
+    /// for each policy. The one list of the policies: a new policy adds its line here.
+    @inline(__always)
+    func withDescription<Body: DescriptionBody>(_ body: Body) -> Body.Result {
         switch self {
-        case .lru: LRUPolicy.self
-        case .fifo: FIFOPolicy.self
-        case .lfu: LFUPolicy.self
-        case .size: SizeBoundedPreset.self
-        case .ttl: TTLPreset.self
-        case .clock: CLOCKPolicy.self
-        case .sieve: SIEVEPolicy.self
-        case .twoq: TwoQPolicy.self
-        case .s3fifo: S3FIFOPolicy.self
-        case .arc: ARCPolicy.self
-        case .wtinylfu: WTinyLFUPolicy.self
-        case .wtinylfuAdaptive: AdaptiveWTinyLFUPolicy.self
-        case .gdsf: GDSFPolicy.self
-        case .belady: BeladyPolicy.self
-        case .random: RandomPolicy.self
-        case .hyperbolic: HyperbolicPolicy.self
-        case .beladysize: BeladySizePolicy.self
-        case .lecar: LeCaRPolicy.self
-        case .cacheus: CacheusPolicy.self
-        case .lhd: LHDPolicy.self
-        case .slru: SLRUPolicy.self
-        case .lfuda: LFUDAPolicy.self
-        case .lruk: LRUKPolicy.self
-        case .mq: MQPolicy.self
-        case .lirs: LIRSPolicy.self
-        case .clockpro: ClockProPolicy.self
-        case .clock2qplus: Clock2QPlusPolicy.self
+        case .lru: body.run(LRUPolicy.self)
+        case .fifo: body.run(FIFOPolicy.self)
+        case .lfu: body.run(LFUPolicy.self)
+        case .size: body.run(SizeBoundedPreset.self)
+        case .ttl: body.run(TTLPreset.self)
+        case .clock: body.run(CLOCKPolicy.self)
+        case .sieve: body.run(SIEVEPolicy.self)
+        case .twoq: body.run(TwoQPolicy.self)
+        case .s3fifo: body.run(S3FIFOPolicy.self)
+        case .arc: body.run(ARCPolicy.self)
+        case .wtinylfu: body.run(WTinyLFUPolicy.self)
+        case .wtinylfuAdaptive: body.run(AdaptiveWTinyLFUPolicy.self)
+        case .gdsf: body.run(GDSFPolicy.self)
+        case .belady: body.run(BeladyPolicy.self)
+        case .random: body.run(RandomPolicy.self)
+        case .hyperbolic: body.run(HyperbolicPolicy.self)
+        case .beladysize: body.run(BeladySizePolicy.self)
+        case .lecar: body.run(LeCaRPolicy.self)
+        case .cacheus: body.run(CacheusPolicy.self)
+        case .lhd: body.run(LHDPolicy.self)
+        case .slru: body.run(SLRUPolicy.self)
+        case .lfuda: body.run(LFUDAPolicy.self)
+        case .lruk: body.run(LRUKPolicy.self)
+        case .mq: body.run(MQPolicy.self)
+        case .lirs: body.run(LIRSPolicy.self)
+        case .clockpro: body.run(ClockProPolicy.self)
+        case .clock2qplus: body.run(Clock2QPlusPolicy.self)
         }
     }
+
+    /// The type that describes the policy (`PolicyDescription`): the policy's own, or a preset's.
+    public var described: any PolicyDescription.Type { withDescription(DescriptionType()) }
 
     /// One line for `--help` and reports.
     public var summary: String { described.summary }
@@ -110,13 +115,11 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
             capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
     }
 
-    /// Calls `body` with this policy's eviction order as a concrete type, so generic code that
-    /// runs it is specialized for each policy (no existential on the per-request path).
+    /// Calls `body` with this policy's eviction order as a static type, so that generic code that
+    /// runs it is specialized for each policy (no existential, no generic metadata lookups on the
+    /// per-request path; opening `described` instead cost the replay loop ten times its time).
     public func withOrder<Result>(_ body: some PolicyBody<Result>) -> Result {
-        func open<Description: PolicyDescription>(_: Description.Type) -> Result {
-            body.run(Description.Order.self)
-        }
-        return open(described)
+        withDescription(EvictionOrder(body: body))
     }
 }
 
@@ -124,4 +127,27 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
 public protocol PolicyBody<Result> {
     associatedtype Result
     func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Result
+}
+
+/// Generic work to do with the type describing a policy, for `PolicyKind.withDescription(_:)`.
+protocol DescriptionBody<Result> {
+    associatedtype Result
+    func run<Description: PolicyDescription>(_ description: Description.Type) -> Result
+}
+
+/// The describing type itself, as an existential (`PolicyKind.described`).
+private struct DescriptionType: DescriptionBody {
+    func run<Description: PolicyDescription>(_ description: Description.Type) -> any PolicyDescription.Type {
+        description
+    }
+}
+
+/// `body` run with the describing type's eviction order (`PolicyKind.withOrder(_:)`).
+private struct EvictionOrder<Body: PolicyBody>: DescriptionBody {
+    let body: Body
+
+    @inline(__always)
+    func run<Description: PolicyDescription>(_: Description.Type) -> Body.Result {
+        body.run(Description.Order.self)
+    }
 }
