@@ -130,9 +130,14 @@ let package = Package(
             name: "FixtureServerTests",
             dependencies: [
                 "FixtureServer", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // The routes are tested over loopback by a small client of NIO's (Support/TestClient),
+                // not HummingbirdTesting, whose async-http-client and BoringSSL cost CI minutes.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

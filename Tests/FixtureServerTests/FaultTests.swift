@@ -1,7 +1,7 @@
 import CacheLabTestSupport
 import Foundation
-import Hummingbird
-import HummingbirdTesting
+import HTTPTypes
+import NIOCore
 import Testing
 
 @testable import FixtureServer
@@ -18,8 +18,7 @@ import Testing
     }
 
     @Test func serverErrorFaultAnswers503AndIsCounted() async throws {
-        let app = try buildApplication(configuration: configuration(.serverError), clock: RecordingClock())
-        try await app.test(.router) { client in
+        try await TestClient.withServer(configuration(.serverError)) { client in
             try await client.execute(uri: Self.photo.path, method: .get) { #expect($0.status == .serviceUnavailable) }
             try await client.execute(uri: "/recipes.json", method: .get) { #expect($0.status == .serviceUnavailable) }
             let stats = try await client.execute(uri: "/stats", method: .get) {
@@ -31,8 +30,7 @@ import Testing
     }
 
     @Test func lengthFaultSendsACompleteLookingResponseWithACutBody() async throws {
-        let app = try buildApplication(configuration: configuration(.length), clock: RecordingClock())
-        try await app.test(.router) { client in
+        try await TestClient.withServer(configuration(.length)) { client in
             try await client.execute(uri: Self.photo.path, method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.body.readableBytes < Self.photo.size)
@@ -45,8 +43,7 @@ import Testing
 
     @Test func dripFaultSendsTheWholeBodyInSmallChunksWithPauses() async throws {
         let clock = RecordingClock()
-        let app = try buildApplication(configuration: configuration(.drip), clock: clock)
-        try await app.test(.router) { client in
+        try await TestClient.withServer(configuration(.drip), clock: clock) { client in
             try await client.execute(uri: Self.photo.path, method: .get) {
                 #expect($0.body.readableBytes == Self.photo.size)
             }
@@ -85,8 +82,7 @@ import Testing
         func statuses() async throws -> [HTTPResponse.Status] {
             var configuration = Fixtures.makeConfiguration(seed: 9)
             configuration.faults = .spread(0.3, over: [.serverError, .length, .drip])
-            let app = try buildApplication(configuration: configuration, clock: RecordingClock())
-            return try await app.test(.router) { client in
+            return try await TestClient.withServer(configuration) { client in
                 var statuses: [HTTPResponse.Status] = []
                 for _ in 0..<200 {
                     statuses.append(try await client.execute(uri: "/recipes-empty.json", method: .get) { $0.status })

@@ -1,17 +1,22 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
+import HTTPTypes
+import NIOCore
 import Testing
 
 @testable import FixtureServer
 
+/// The router's answers, over a loopback connection to a server on an ephemeral port.
 @Suite struct RouteTests {
-    func makeApplication(
-        _ configuration: FixtureConfiguration = Fixtures.makeConfiguration()
-    ) throws
-        -> some ApplicationProtocol
-    {
-        try buildApplication(configuration: configuration, clock: RecordingClock())
+    /// Runs `body` with a client of a server started with `configuration` and the photo fast path
+    /// off, so the router answers every request, photos included (`PhotoFastPathTests` checks
+    /// that the fast path answers as the router does).
+    func withClient<T: Sendable>(
+        _ configuration: FixtureConfiguration = Fixtures.makeConfiguration(), clock: RecordingClock = RecordingClock(),
+        _ body: (TestClient) async throws -> T
+    ) async throws -> T {
+        var configuration = configuration
+        configuration.answersPhotosOnEventLoop = false
+        return try await TestClient.withServer(configuration, clock: clock, body)
     }
 
     func recipes(in body: ByteBuffer) throws -> [[String: Any]] {
@@ -20,7 +25,8 @@ import Testing
     }
 
     @Test func recipesListsTheCatalogWithPhotoURLsOnTheServer() async throws {
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
+            #expect(client.baseURL.hasPrefix("http://127.0.0.1:") && !client.baseURL.hasSuffix(":0"))
             try await client.execute(uri: "/recipes.json", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -29,7 +35,7 @@ import Testing
                 let list = try recipes(in: response.body)
                 #expect(list.count == 63)
                 for recipe in list {
-                    #expect((recipe["photo_url_small"] as? String)?.hasPrefix("http://127.0.0.1:0/photos/") == true)
+                    #expect((recipe["photo_url_small"] as? String)?.hasPrefix(client.baseURL + "/photos/") == true)
                     #expect((recipe["photo_url_large"] as? String)?.hasSuffix("/large.jpg") == true)
                 }
             }
@@ -40,7 +46,7 @@ import Testing
         // Given a server whose lists give photo URLs as paths
         var configuration = Fixtures.makeConfiguration()
         configuration.relativePhotoPaths = true
-        try await makeApplication(configuration).test(.router) { client in
+        try await withClient(configuration) { client in
             // When both the good and the malformed list are fetched
             for uri in ["/recipes.json", "/recipes-malformed.json"] {
                 let paths = try await client.execute(uri: uri, method: .get) { response in
@@ -63,7 +69,7 @@ import Testing
     }
 
     @Test func malformedDropsThreeNamesAndEmptyIsEmpty() async throws {
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
             try await client.execute(uri: "/recipes-malformed.json", method: .get) { response in
                 let list = try recipes(in: response.body)
                 #expect(list.count == 63)
@@ -78,7 +84,7 @@ import Testing
 
     @Test func photosHaveTheirCatalogSizeAndJPEGMarkers() async throws {
         let catalog = FixtureCatalog.generated()
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
             for photo in [catalog.recipes[0].smallPhoto, catalog.recipes[0].largePhoto, catalog.recipes[62].largePhoto]
             {
                 try await client.execute(uri: photo.path, method: .get) { response in
@@ -94,7 +100,7 @@ import Testing
 
     @Test func matchingIfNoneMatchGetsNotModifiedWithoutBody() async throws {
         let photo = FixtureCatalog.generated().recipes[3].smallPhoto
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
             for path in ["/recipes.json", photo.path] {
                 let etag = try await client.execute(uri: path, method: .get) { try #require($0.headers[.eTag]) }
                 try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag]) { response in
@@ -113,7 +119,7 @@ import Testing
     }
 
     @Test func maxAgeIsConfigurable() async throws {
-        try await makeApplication(Fixtures.makeConfiguration(maxAge: 60)).test(.router) { client in
+        try await withClient(Fixtures.makeConfiguration(maxAge: 60)) { client in
             try await client.execute(uri: "/recipes.json", method: .get) {
                 #expect($0.headers[.cacheControl] == "public, max-age=60")
             }
@@ -126,14 +132,14 @@ import Testing
         "/photos/", "/photos/unknown/small.jpg", "/recipes", "/etc/passwd", "/stats/../recipes.json",
     ])
     func anythingOutsideTheCatalogIsNotFound(path: String) async throws {
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
             try await client.execute(uri: path, method: .get) { #expect($0.status == .notFound) }
         }
     }
 
     @Test func traversalFromARealPhotoFolderIsNotFound() async throws {
         let folder = FixtureCatalog.generated().recipes[0].smallPhoto.folder
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
             for path in [
                 "/photos/\(folder)/../../recipes.json", "/photos/\(folder)/%2e%2e", "/photos/\(folder)/medium.jpg",
             ] {
@@ -144,7 +150,7 @@ import Testing
 
     @Test func statsCountRequestsBytesAndNotModifiedAndReset() async throws {
         let photo = FixtureCatalog.generated().recipes[0].largePhoto
-        try await makeApplication().test(.router) { client in
+        try await withClient { client in
             // Given a list, a photo twice (the second revalidated) and a miss
             let listBytes = try await client.execute(uri: "/recipes.json", method: .get) { $0.body.readableBytes }
             let etag = try await client.execute(uri: photo.path, method: .get) { $0.headers[.eTag]! }
@@ -179,7 +185,7 @@ import Testing
         configuration.latency = .milliseconds(40)
         configuration.jitter = .milliseconds(10)
         let clock = RecordingClock()
-        try await buildApplication(configuration: configuration, clock: clock).test(.router) { client in
+        try await withClient(configuration, clock: clock) { client in
             for _ in 0..<5 {
                 try await client.execute(uri: "/recipes.json", method: .get) { #expect($0.status == .ok) }
             }
@@ -194,7 +200,7 @@ import Testing
         configuration.bandwidth = 100_000
         let clock = RecordingClock()
         let photo = FixtureCatalog.generated().recipes[0].largePhoto
-        try await buildApplication(configuration: configuration, clock: clock).test(.router) { client in
+        try await withClient(configuration, clock: clock) { client in
             try await client.execute(uri: photo.path, method: .get) { #expect($0.body.readableBytes == photo.size) }
         }
         // 10 KB chunks at 100 KB/s: each sent after its transfer time, so the whole body takes
