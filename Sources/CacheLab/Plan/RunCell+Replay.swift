@@ -6,7 +6,7 @@ extension RunCell {
             return configuration.policy.withOrder(
                 SimulatedRunFactory(configuration: configuration, latency: latency, context: context))
         case .client(let client, let outcomes):
-            return (client.memory?.policy ?? .lru).withOrder(
+            return (client.memory?.policy ?? .lru).withOrderOpened(
                 ClientRunFactory(client: client, recordsOutcomes: outcomes, context: context))
         case .lruStack(let capacities, let sizeMode, let tier):
             let pass = LRUStackPass(capacities: capacities, sizeMode: sizeMode, tier: tier, context: context)
