@@ -155,8 +155,7 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     // not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
     private mutating func evictSmall() -> Int32? {
-        while !queues.small.isEmpty {
-            let slot = queues.small.head
+        while let slot = queues.small.first {
             queues.leave(slot)
             if hits[slot] >= Self.moveToMainThreshold {
                 hits[slot] = 0
@@ -173,8 +172,7 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     // was not is returned. nil if main is empty.
     @inline(__always)
     private mutating func evictMain() -> Int32? {
-        while !queues.main.isEmpty {
-            let slot = queues.main.head
+        while let slot = queues.main.first {
             guard hits[slot] > 0 else {
                 queues.leave(slot)
                 return slot

@@ -98,8 +98,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         requests += 1
-        let ghost = ghosts.find(key)
-        if ghost >= 0 {
+        if let ghost = ghosts.find(key) {
             let age = requests - ghosts.extras[ghost].evictedAt
             switch ghosts.extras[ghost].expert {
             case .lru:

@@ -152,8 +152,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     // one that was not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
     private mutating func evictSmall() -> Int32? {
-        while !queues.small.isEmpty {
-            let slot = queues.small.head
+        while let slot = queues.small.first {
             queues.leave(slot)
             if hits[slot] >= Self.moveToMainThreshold {
                 hits[slot] = 0
