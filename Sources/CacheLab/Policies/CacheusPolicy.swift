@@ -448,11 +448,7 @@ public struct CacheusPolicy: EvictionPolicy {
 
     @inline(__always)
     private mutating func joinFrequency(_ slot: Int32) {
-        let f = frequency[slot]
-        if f >= frequencyLists.count {
-            frequencyLists.grow(to: max(f + 1, frequencyLists.count * 2), filling: SlotList())
-        }
-        frequencyLists[f].append(slot, in: frequencyLinks)
+        frequencyLists.append(slot, toList: frequency[slot], in: frequencyLinks)
     }
 
     // CR-LFU's remove: the count goes to the key's H record (which SR-LRU has just made).
@@ -492,14 +488,7 @@ public struct CacheusPolicy: EvictionPolicy {
 
     // The first non-empty count above `lowest` (min_freq) up to max_freq, or min_freq unchanged.
     private mutating func raiseMinFrequency(above lowest: Int) {
-        var f = lowest + 1
-        while f <= maxFrequency {
-            if !frequencyLists[f].isEmpty {
-                minFrequency = f
-                return
-            }
-            f += 1
-        }
+        if let f = frequencyLists.firstNonEmpty(above: lowest, through: maxFrequency) { minFrequency = f }
     }
 
     // MARK: Learning

@@ -155,17 +155,7 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     // not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
     private mutating func evictSmall() -> Int32? {
-        while let slot = queues.small.first {
-            queues.leave(slot)
-            if hits[slot] >= Self.moveToMainThreshold {
-                hits[slot] = 0
-                queues.join(slot, .main)
-            } else {
-                ghost?.add(keys[slot], cost: queues.costs[slot])
-                return slot
-            }
-        }
-        return nil
+        queues.evictSmall(hits: hits, threshold: Self.moveToMainThreshold, keys: keys, ghost: &ghost)
     }
 
     // Main's oldest entries go round again, hits cleared, while they were hit; the first one that
