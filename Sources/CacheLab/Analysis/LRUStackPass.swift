@@ -58,17 +58,20 @@ final class LRUStackPass {
             bytesRequested &+= size
             guard !broken else { continue }
             let key = batch.keys[index]
-            var object = Int(ids.slot(for: key))
-            if object < 0 {
+            let object: Int
+            if let known = ids.slot(for: key) {
+                object = Int(known)
+                if sizeMode == .bytes && costs[object] != size {
+                    broken = true
+                    continue
+                }
+            } else {
                 object = costs.count
                 ids.insert(key, slot: Int32(object))
                 let cost = sizeMode == .unit ? 1 : size
                 costs.append(cost)
                 for group in groups { group.addObject() }
                 split(for: cost)
-            } else if sizeMode == .bytes && costs[object] != size {
-                broken = true
-                continue
             }
             let cost = costs[object]
             for group in groups where cost <= capacities[group.capacities.lowerBound] {

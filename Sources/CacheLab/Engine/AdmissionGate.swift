@@ -43,7 +43,7 @@ final class AdmissionGate {
     func admits(_ key: UInt64, cost: Int) -> Bool {
         switch filter {
         case .bloom:
-            guard seen.slot(for: key) < 0 else { return true }
+            guard !seen.contains(key) else { return true }
             seen.insert(key, slot: 0)
             return false
         case .size(let below):

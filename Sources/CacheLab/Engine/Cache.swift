@@ -131,10 +131,10 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     public func prefetch(_ key: Key) { core.pointee.prefetch(key) }
 
     /// Starts loading what a hit on `key` will touch, once its index bucket has arrived (a
-    /// `prefetch` some requests before), and returns its slot or -1, for
+    /// `prefetch` some requests before), and returns its slot (nil when `key` is absent), for
     /// `prefetchHitNeighbours` a few requests later. Changes nothing.
     @inline(__always)
-    public func prefetchHit(_ key: Key) -> Int32 { core.pointee.prefetchHit(key) }
+    public func prefetchHit(_ key: Key) -> Int32? { core.pointee.prefetchHit(key) }
 
     /// Starts loading the neighbours of a slot `prefetchHit` returned. Changes nothing (the slot
     /// may have been reused since: the hint is then only wasted).
@@ -155,8 +155,9 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// The policy as it stands, for tests that look into its queues.
     var policy: Policy { core.pointee.policy }
 
-    /// The slot holding `key`, or -1: for tests that read a policy's per-slot fields.
-    func slot(forKey key: Key) -> Int32 { core.pointee.index.slot(for: key) }
+    /// The slot holding `key`, or nil when it is absent: for tests that read a policy's per-slot
+    /// fields.
+    func slot(forKey key: Key) -> Int32? { core.pointee.index.slot(for: key) }
 }
 
 /// Why the cache dropped an entry on its own.
@@ -195,8 +196,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     private let values = SlotArray<Value?>(count: 0, filling: nil)
     private var freeSlots = SlotStack()
-    /// The victim hint the last prefetch saw.
-    private var lastVictimHint: Int32 = -1
+    /// The victim hint the last prefetch saw (nil before the first).
+    private var lastVictimHint: Int32?
     private(set) var policy: Policy
     /// The random numbers of the policy and the admission filter, one stream as libCacheSim's.
     let random: LehmerRandom
@@ -250,12 +251,11 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     }
 
     /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry
-    /// with a lifetime), a few requests before it comes, and returns the slot found or -1.
-    /// `key`'s bucket should have been prefetched earlier: the lookup reads it.
+    /// with a lifetime), a few requests before it comes, and returns the slot found (nil when
+    /// `key` is absent). `key`'s bucket should have been prefetched earlier: the lookup reads it.
     @inline(__always)
-    mutating func prefetchHit(_ key: Key) -> Int32 {
-        let slot = index.slot(for: key)
-        guard slot >= 0 else { return slot }
+    mutating func prefetchHit(_ key: Key) -> Int32? {
+        guard let slot = index.slot(for: key) else { return nil }
         if configuration.ttl != nil { entries.prefetch(Int(slot)) }
         policy.prefetchHit(slot, settled: false)
         return slot
@@ -266,21 +266,19 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @inline(__always)
     mutating func prefetchHitNeighbours(_ slot: Int32) { policy.prefetchHit(slot, settled: true) }
 
-    func contains(_ key: Key) -> Bool { index.slot(for: key) >= 0 }
+    func contains(_ key: Key) -> Bool { index.contains(key) }
 
     func cost(forKey key: Key) -> Int? {
-        let slot = index.slot(for: key)
-        return slot >= 0 ? entries[slot].cost : nil
+        index.slot(for: key).map { entries[$0].cost }
     }
 
     func isLive(_ key: Key, at now: Int64) -> Bool {
-        let slot = index.slot(for: key)
-        return slot >= 0 && (configuration.ttl == nil || entries[slot].expiry > now)
+        guard let slot = index.slot(for: key) else { return false }
+        return configuration.ttl == nil || entries[slot].expiry > now
     }
 
     mutating func value(forKey key: Key, at now: Int64, requestSize: Int?) -> Value? {
-        let slot = index.slot(for: key)
-        guard slot >= 0 else { return nil }
+        guard let slot = index.slot(for: key) else { return nil }
         if let gate, gate.observes, configuration.ttl == nil || entries[slot].expiry > now {
             let cost = requestSize.map { configuration.cost(ofSize: $0) } ?? entries[slot].cost
             gate.observe(key.hashBits, cost: cost, capacity: configuration.capacity)
@@ -313,8 +311,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     @discardableResult
     mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
-        let existing = index.slot(for: key)
-        if existing >= 0 { removeSlot(existing, notifyPolicy: true, reason: nil) }
+        if let existing = index.slot(for: key) { removeSlot(existing, notifyPolicy: true, reason: nil) }
         return insertAbsent(value, forKey: key, size: size, at: now, filtered: filtered)
     }
 
@@ -322,7 +319,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     /// `filtered`: the admission filter is asked (a miss), not bypassed (a restored entry).
     @inline(__always)
     mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
-        assert(index.slot(for: key) < 0, "insertAbsent: the key is present")
+        assert(!index.contains(key), "insertAbsent: the key is present")
         var cost = configuration.cost(ofSize: size)
         let admission = policy.admit(key.hashBits, cost: cost)
         if filtered, let gate {
@@ -359,8 +356,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
-        let slot = index.slot(for: key)
-        guard slot >= 0 else { return nil }
+        guard let slot = index.slot(for: key) else { return nil }
         let value = values[slot]
         removeSlot(slot, notifyPolicy: true, reason: nil)
         return value
@@ -400,15 +396,15 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     /// Removes every entry whose lifetime is over at `now`, counting expirations.
     mutating func removeExpired(at now: Int64) {
         guard configuration.ttl != nil else { return }
-        while !expiryOrder.isEmpty, entries[expiryOrder.head].expiry <= now {
+        while let oldest = expiryOrder.first, entries[oldest].expiry <= now {
             expirations += 1
-            removeSlot(expiryOrder.head, notifyPolicy: true, reason: .expired)
+            removeSlot(oldest, notifyPolicy: true, reason: .expired)
         }
     }
 
     /// Evicts in the policy's order until the total cost is at most `target`. Returns false,
     /// stopping there, if the policy chose the entry about to be stored instead (`evict()`
-    /// answered -1).
+    /// answered nil).
     @discardableResult
     mutating func evict(downTo target: Int) -> Bool {
         while totalCost > target, count > 0 {

@@ -21,13 +21,14 @@
 ///   is their number; buckets at `bucketCount` and beyond are empty.
 struct ChainedHashTable {
     /// A slot's place in its chain: its key's hash and the next slot of the chain (-1 at the end;
-    /// `absent` when the slot is not in the table).
-    struct Node {
+    /// `absent` when the slot is not in the table). The encoding stays in this type: no method
+    /// answers -1.
+    private struct Node {
         var hash: UInt64
         var next: Int32
     }
 
-    static let absent = Int32.min
+    private static let absent = Int32.min
 
     /// log2 of the bucket count.
     private(set) var hashPower: Int
@@ -241,7 +242,7 @@ struct ChainedHashTable {
         }
     }
 
-    /// The first slot of `bucket`'s chain, or -1.
+    /// The first slot of `bucket`'s chain, or -1 (the end of a chain, as in `Node.next`).
     @inline(__always)
     private func head(_ bucket: Int) -> Int32 { heads[bucket] &- 1 }
 

@@ -10,10 +10,14 @@ struct CostedList {
 
     var isEmpty: Bool { list.isEmpty }
     var count: Int { list.count }
-    var head: Int32 { list.head }
-    /// The first slot, or nil when the list is empty.
-    var first: Int32? { list.first }
-    var tail: Int32 { list.tail }
+    /// The head (oldest) slot, or nil when the list is empty.
+    @inline(__always) var first: Int32? { list.first }
+    /// The tail (newest) slot, or nil when the list is empty.
+    @inline(__always) var last: Int32? { list.last }
+    /// The head (oldest) slot. The list must not be empty; `first` answers nil when it is.
+    @inline(__always) var head: Int32 { list.head }
+    /// The tail (newest) slot. The list must not be empty; `last` answers nil when it is.
+    @inline(__always) var tail: Int32 { list.tail }
 
     @inline(__always)
     mutating func append(_ slot: Int32, cost: Int, in links: SlotLinks) {

@@ -36,7 +36,7 @@ struct GhostFIFO {
         self.capacity = capacity
     }
 
-    func contains(_ key: UInt64) -> Bool { index.slot(for: key) >= 0 }
+    func contains(_ key: UInt64) -> Bool { index.contains(key) }
 
     /// Starts loading `key`'s index bucket, for a lookup soon.
     @inline(__always)
@@ -49,8 +49,7 @@ struct GhostFIFO {
     /// Forgets `key`; returns the cost it was remembered with, or nil if it was not a ghost.
     @inline(__always)
     mutating func take(_ key: UInt64) -> Int? {
-        let position = index.slot(for: key)
-        guard position >= 0 else { return nil }
+        guard let position = index.slot(for: key) else { return nil }
         let cost = ring[position].cost
         ring[position].cost = -1
         index.remove(key)
@@ -62,7 +61,7 @@ struct GhostFIFO {
     /// Remembers `key`, evicted with `cost`, at the new end (see the type's rules).
     @inline(__always)
     mutating func add(_ key: UInt64, cost: Int) {
-        guard cost <= capacity, index.slot(for: key) < 0 else { return }
+        guard cost <= capacity, !index.contains(key) else { return }
         while totalCost + cost > capacity { removeOldest() }
         if tail - head == ring.count { makeRoom() }
         let position = tail & (ring.count - 1)

@@ -13,7 +13,7 @@
 /// - Invariant: `heap[1...count]` holds exactly the slots in the heap, `position[heap[i]] == i`,
 ///   and no entry ranks strictly below its parent.
 struct IndexedHeap<Rank: Comparable> {
-    // heap[0] is unused, as in libCacheSim's pqueue.
+    // heap[0] is unused, as in libCacheSim's pqueue; places not in use are filled with -1, never read.
     private let heap = SlotArray<Int32>(count: 1, filling: -1)
     private let position = SlotArray<Int>(count: 0, filling: 0)
     private let ranks: SlotArray<Rank>
@@ -29,10 +29,14 @@ struct IndexedHeap<Rank: Comparable> {
 
     var isEmpty: Bool { count == 0 }
 
-    /// The slot that ranks lowest (the next to pop), or -1 when empty.
-    var top: Int32 { count > 0 ? heap[1] : -1 }
-    /// The slot on top, or nil when the heap is empty.
+    /// The slot that ranks lowest (the next to pop), or nil when the heap is empty.
     var first: Int32? { count > 0 ? heap[1] : nil }
+    /// The slot that ranks lowest (the next to pop). The heap must not be empty; `first` answers
+    /// nil when it is.
+    var top: Int32 {
+        assert(count > 0, "IndexedHeap: top of an empty heap")
+        return heap[1]
+    }
 
     /// Makes room for slots `0..<slotCount`.
     func grow(to slotCount: Int) {

@@ -26,12 +26,12 @@ struct KeyedRecords<Extra> {
 
     var count: Int { index.count }
 
-    /// The place of `key`'s record, or -1.
+    /// The place of `key`'s record, or nil when `key` has none.
     @inline(__always)
-    func find(_ key: UInt64) -> Int32 { index.slot(for: key) }
+    func find(_ key: UInt64) -> Int32? { index.slot(for: key) }
 
     @inline(__always)
-    func contains(_ key: UInt64) -> Bool { index.slot(for: key) >= 0 }
+    func contains(_ key: UInt64) -> Bool { index.contains(key) }
 
     @inline(__always)
     func key(_ record: Int32) -> UInt64 { keys[record] }

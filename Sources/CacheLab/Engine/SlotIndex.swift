@@ -6,8 +6,8 @@
 ///   of occupied buckets that starts at its home bucket.
 struct SlotIndex<Key: CacheKey> {
     /// A key and its slot side by side, so a probe touches one cache line. `slot < 0` marks an
-    /// empty bucket.
-    struct Bucket {
+    /// empty bucket: an encoding private to the index, whose lookups answer nil instead.
+    private struct Bucket {
         var key: Key?
         var slot: Int32
     }
@@ -38,16 +38,21 @@ struct SlotIndex<Key: CacheKey> {
         buckets.prefetch(home(key))
     }
 
-    /// The slot stored for `key`, or -1.
+    /// The slot stored for `key`, or nil when `key` is absent.
     @inline(__always)
-    func slot(for key: Key) -> Int32 {
+    func slot(for key: Key) -> Int32? {
         var position = home(key)
         while true {
             let slot = buckets[position].slot
-            if slot < 0 || buckets[position].key == key { return slot }
+            if slot < 0 { return nil }
+            if buckets[position].key == key { return slot }
             position = (position + 1) & mask
         }
     }
+
+    /// Whether `key` has a slot.
+    @inline(__always)
+    func contains(_ key: Key) -> Bool { slot(for: key) != nil }
 
     /// Records `slot` for `key`, which must not be present.
     @inline(__always)

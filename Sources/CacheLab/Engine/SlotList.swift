@@ -1,31 +1,57 @@
-/// The ends of one list threaded through a `SlotLinks`. `head` is the oldest end.
+/// The ends of one list threaded through a `SlotLinks`: the head is the oldest end (where
+/// `removeHead` takes from), the tail the newest (where `append` adds).
+///
+/// `first` and `last` answer nil for an empty list; `head` and `tail` are for callers that know
+/// the list is not empty (checked by `assert`).
 struct SlotList {
-    private(set) var head: Int32 = -1
-    private(set) var tail: Int32 = -1
+    // The ends as plain `Int32`s, -1 when the list is empty, so a list takes 16 bytes in the
+    // per-frequency arrays of LFU and its kin (two `Int32?` would take 24). The encoding stays in
+    // this type: `first` and `last` decode it.
+    private var headSlot: Int32 = -1
+    private var tailSlot: Int32 = -1
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
 
-    /// The first slot, or nil when the list is empty.
-    var first: Int32? { head >= 0 ? head : nil }
+    /// The head (oldest) slot, or nil when the list is empty.
+    @inline(__always) var first: Int32? { Self.decode(headSlot) }
+
+    /// The tail (newest) slot, or nil when the list is empty.
+    @inline(__always) var last: Int32? { Self.decode(tailSlot) }
+
+    /// The head (oldest) slot. The list must not be empty; `first` answers nil when it is.
+    @inline(__always) var head: Int32 {
+        assert(!isEmpty, "SlotList: head of an empty list")
+        return headSlot
+    }
+
+    /// The tail (newest) slot. The list must not be empty; `last` answers nil when it is.
+    @inline(__always) var tail: Int32 {
+        assert(!isEmpty, "SlotList: tail of an empty list")
+        return tailSlot
+    }
+
+    // Decoding tests `== -1` so that decoding then encoding again folds to nothing.
+    @inline(__always) private static func decode(_ stored: Int32) -> Int32? { stored == -1 ? nil : stored }
+    @inline(__always) private static func encode(_ slot: Int32?) -> Int32 { slot ?? -1 }
 
     /// Links `slot` after the tail (the newest end).
     @inline(__always)
     mutating func append(_ slot: Int32, in links: SlotLinks) {
-        links.link[slot].previous = tail
-        links.link[slot].next = -1
-        if tail >= 0 { links.link[tail].next = slot } else { head = slot }
-        tail = slot
+        let before = last
+        links.setNeighbours(of: slot, previous: before, next: nil)
+        if let before { links.setNext(of: before, to: slot) } else { headSlot = slot }
+        tailSlot = slot
         count += 1
     }
 
     /// Links `slot` before the head (the oldest end).
     @inline(__always)
     mutating func prepend(_ slot: Int32, in links: SlotLinks) {
-        links.link[slot].previous = -1
-        links.link[slot].next = head
-        if head >= 0 { links.link[head].previous = slot } else { tail = slot }
-        head = slot
+        let after = first
+        links.setNeighbours(of: slot, previous: nil, next: after)
+        if let after { links.setPrevious(of: after, to: slot) } else { tailSlot = slot }
+        headSlot = slot
         count += 1
     }
 
@@ -34,27 +60,25 @@ struct SlotList {
     mutating func remove(_ slot: Int32, in links: SlotLinks) {
         let before = links.previous(slot)
         let after = links.next(slot)
-        if before >= 0 { links.link[before].next = after } else { head = after }
-        if after >= 0 { links.link[after].previous = before } else { tail = before }
+        if let before { links.setNext(of: before, to: after) } else { headSlot = Self.encode(after) }
+        if let after { links.setPrevious(of: after, to: before) } else { tailSlot = Self.encode(before) }
         count -= 1
     }
 
     /// Links `slot` right after `anchor`, which must be in this list.
     @inline(__always)
     mutating func insert(_ slot: Int32, after anchor: Int32, in links: SlotLinks) {
-        let following = links.next(anchor)
-        guard following >= 0 else { return append(slot, in: links) }
-        links.link[slot].previous = anchor
-        links.link[slot].next = following
-        links.link[anchor].next = slot
-        links.link[following].previous = slot
+        guard let following = links.next(anchor) else { return append(slot, in: links) }
+        links.setNeighbours(of: slot, previous: anchor, next: following)
+        links.setNext(of: anchor, to: slot)
+        links.setPrevious(of: following, to: slot)
         count += 1
     }
 
     /// Moves `slot`, which must be in this list, to the tail.
     @inline(__always)
     mutating func moveToTail(_ slot: Int32, in links: SlotLinks) {
-        guard slot != tail else { return }
+        guard slot != tailSlot else { return }
         remove(slot, in: links)
         append(slot, in: links)
     }
@@ -68,18 +92,18 @@ struct SlotList {
     }
 
     mutating func removeAll() {
-        head = -1
-        tail = -1
+        headSlot = -1
+        tailSlot = -1
         count = 0
     }
 
     /// The slots from head to tail.
     func slots(in links: SlotLinks) -> [Int32] {
         var result: [Int32] = []
-        var slot = head
-        while slot >= 0 {
+        var next = first
+        while let slot = next {
             result.append(slot)
-            slot = links.next(slot)
+            next = links.next(slot)
         }
         return result
     }
@@ -87,16 +111,17 @@ struct SlotList {
     /// Checks that the links agree in both directions and that `count` is right.
     func checkInvariants(in links: SlotLinks, name: String) {
         var walked = 0
-        var previous: Int32 = -1
-        var slot = head
-        while slot >= 0 {
+        var previous: Int32? = nil
+        var next = first
+        while let slot = next {
             precondition(links.previous(slot) == previous, "\(name): broken back link at slot \(slot)")
             walked += 1
             precondition(walked <= count, "\(name): more linked slots than count \(count) (a cycle?)")
             previous = slot
-            slot = links.next(slot)
+            next = links.next(slot)
         }
-        precondition(previous == tail, "\(name): tail \(tail) is not the last linked slot \(previous)")
+        precondition(
+            previous == last, "\(name): tail \(last.map(String.init) ?? "none") is not the last linked slot")
         precondition(walked == count, "\(name): count \(count) but \(walked) linked")
     }
 }

@@ -54,6 +54,26 @@ struct SmallAndMainQueues {
     @inline(__always)
     mutating func rotateMain(_ slot: Int32) { main.moveToTail(slot, in: links) }
 
+    /// The small queue's oldest entries move to main while `hits` counts at least `threshold` for
+    /// them (their count cleared); the first that counts fewer leaves, its key (in `keys`) joins
+    /// `ghost`, and is returned. nil if the small queue runs out.
+    @inline(__always)
+    mutating func evictSmall(
+        hits: SlotArray<Int>, threshold: Int, keys: SlotArray<UInt64>, ghost: inout GhostFIFO?
+    ) -> Int32? {
+        while let slot = small.first {
+            leave(slot)
+            if hits[slot] >= threshold {
+                hits[slot] = 0
+                join(slot, .main)
+            } else {
+                ghost?.add(keys[slot], cost: costs[slot])
+                return slot
+            }
+        }
+        return nil
+    }
+
     mutating func removeAll() {
         small.removeAll()
         main.removeAll()

@@ -73,8 +73,10 @@ final class NextUseFile: Sendable {
                 from: keys, at: start * 8, in: directory)
             for index in stride(from: length - 1, through: 0, by: -1) {
                 let key = keyBlock[index]
-                var id = ids.slot(for: key)
-                if id < 0 {
+                let id: Int32
+                if let known = ids.slot(for: key) {
+                    id = known
+                } else {
                     id = Int32(truncatingIfNeeded: seen.count)
                     ids.insert(key, slot: id)
                     seen.append(.max)

@@ -129,10 +129,12 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
     /// Where an eviction loop stands between `evict()` calls: Caffeine's `evictFromMain` cursors.
     struct Round {
         var active = false
-        var candidate: Int32 = -1
+        /// The next candidate; nil when this source of candidates has run out.
+        var candidate: Int32?
         /// Whether the candidates come from the window (after those moved out of it ran out).
         var candidatesFromWindow = false
-        var victim: Int32 = -1
+        /// The next victim; nil when `victimRegion` has run out.
+        var victim: Int32?
         var victimRegion = Region.probation
     }
 
@@ -251,7 +253,7 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
                 newcomer = .placed
             }
             let first = evictFromWindow()
-            round = Round(active: true, candidate: first, victim: probation.head)
+            round = Round(active: true, candidate: first, victim: probation.first)
         }
         let chosen = nextEviction()
         if chosen == placeholder, case .placed = newcomer {
@@ -304,18 +306,17 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
     // MARK: Eviction
 
     /// Moves the window's oldest entries (of some cost) to probation's newest end while the
-    /// window is over its share; returns the first moved, or -1.
-    private mutating func evictFromWindow() -> Int32 {
-        var first: Int32 = -1
-        var node = window.head
-        while window.cost > windowLimit, node >= 0 {
-            let next = links.next(node)
+    /// window is over its share; returns the first moved, or nil if none was.
+    private mutating func evictFromWindow() -> Int32? {
+        var first: Int32?
+        var next = window.first
+        while window.cost > windowLimit, let node = next {
+            next = links.next(node)
             if costs[node] != 0 {
                 leave(node)
                 join(node, .probation)
-                if first < 0 { first = node }
+                if first == nil { first = node }
             }
-            node = next
         }
         return first
     }
@@ -324,56 +325,53 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
     /// to evict is returned, still linked.
     private mutating func nextEviction() -> Int32 {
         while true {
-            if round.candidate < 0, !round.candidatesFromWindow {
-                round.candidate = window.head
+            if round.candidate == nil, !round.candidatesFromWindow {
+                round.candidate = window.first
                 round.candidatesFromWindow = true
             }
-            if round.candidate < 0, round.victim < 0 {
+            // Entries of no cost are passed over: evicting them frees nothing.
+            if let victim = round.victim, costs[victim] == 0 {
+                round.victim = links.next(victim)
+                continue
+            }
+            if let candidate = round.candidate, costs[candidate] == 0 {
+                round.candidate = links.next(candidate)
+                continue
+            }
+            switch (round.candidate, round.victim) {
+            case (nil, nil):
                 switch round.victimRegion {
                 case .probation:
-                    round.victim = protected.head
+                    round.victim = protected.first
                     round.victimRegion = .protected
                 case .protected:
-                    round.victim = window.head
+                    round.victim = window.first
                     round.victimRegion = .window
                 case .window, .none:
                     preconditionFailure("adaptive W-TinyLFU: asked to evict with nothing of any cost left")
                 }
-                continue
-            }
-            // Entries of no cost are passed over: evicting them frees nothing.
-            if round.victim >= 0, costs[round.victim] == 0 {
-                round.victim = links.next(round.victim)
-                continue
-            }
-            if round.candidate >= 0, costs[round.candidate] == 0 {
-                round.candidate = links.next(round.candidate)
-                continue
-            }
-            let candidate = round.candidate
-            let victim = round.victim
-            if victim < 0 {
+            case (let candidate?, nil):
+                round.candidate = links.next(candidate)
+                return candidate
+            case (nil, let victim?):
+                round.victim = links.next(victim)
+                return victim
+            case (let candidate?, let victim?):
+                if candidate == victim {
+                    round.victim = links.next(victim)
+                    round.candidate = nil
+                    return victim
+                }
+                // (A candidate heavier than the capacity, which Caffeine evicts here, was refused in
+                // `admit`.)
+                if admits(keys[candidate], over: keys[victim]) {
+                    round.victim = links.next(victim)
+                    round.candidate = links.next(candidate)
+                    return victim
+                }
                 round.candidate = links.next(candidate)
                 return candidate
             }
-            if candidate < 0 {
-                round.victim = links.next(victim)
-                return victim
-            }
-            if candidate == victim {
-                round.victim = links.next(victim)
-                round.candidate = -1
-                return victim
-            }
-            // (A candidate heavier than the capacity, which Caffeine evicts here, was refused in
-            // `admit`.)
-            if admits(keys[candidate], over: keys[victim]) {
-                round.victim = links.next(victim)
-                round.candidate = links.next(candidate)
-                return victim
-            }
-            round.candidate = links.next(candidate)
-            return candidate
         }
     }
 
@@ -434,9 +432,9 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
         windowLimit += quota
         demoteFromProtected()
         for _ in 0..<Self.transferLimit {
-            var moving = probation.head
-            if moving < 0 || quota < costs[moving] { moving = protected.head }
-            guard moving >= 0, quota >= costs[moving] else { break }
+            // Probation's oldest, or protected's when that one is missing or does not fit.
+            guard let moving = fitting(probation.first, within: quota) ?? fitting(protected.first, within: quota)
+            else { break }
             quota -= costs[moving]
             leave(moving)
             join(moving, .window)
@@ -454,8 +452,7 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
         protectedLimit += quota
         windowLimit -= quota
         for _ in 0..<Self.transferLimit {
-            let moving = window.head
-            guard moving >= 0, quota >= costs[moving] else { break }
+            guard let moving = fitting(window.first, within: quota) else { break }
             quota -= costs[moving]
             leave(moving)
             join(moving, .probation)
@@ -463,6 +460,13 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
         protectedLimit -= quota
         windowLimit += quota
         adjustment = -quota
+    }
+
+    /// `slot` if there is one and it costs at most `quota`, else nil.
+    @inline(__always)
+    private func fitting(_ slot: Int32?, within quota: Int) -> Int32? {
+        guard let slot, costs[slot] <= quota else { return nil }
+        return slot
     }
 
     /// Moves protected's oldest entries to probation's newest end while protected is over its

@@ -44,7 +44,7 @@ public struct BeladySizePolicy: EvictionPolicy {
     /// libCacheSim's `n_req`: the 1-based position of the request being served.
     private var requests: Int64 = 0
     /// An entry a hit removed (its key is never requested again), for the engine to take out.
-    private var dropped: Int32 = -1
+    private var dropped: Int32?
 
     public init(configuration: CacheConfiguration) {}
 
@@ -86,8 +86,7 @@ public struct BeladySizePolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? {
-        guard dropped >= 0 else { return nil }
-        defer { dropped = -1 }
+        defer { dropped = nil }
         return dropped
     }
 
@@ -95,13 +94,13 @@ public struct BeladySizePolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func evict() -> Int32? {
-        var victim: Int32 = -1
         var rounds = 0
         // Every score beats the initial -1 unless an entry costs 0 (log 0 = -∞): libCacheSim then
         // samples again, and would forever if every entry did.
-        while victim < 0 {
+        while true {
             rounds += 1
             precondition(rounds <= 1_000, "BeladySize: no sampled entry scores above -1 (entries of cost 0?)")
+            var victim: Int32?
             var largest = -1.0
             for _ in 0..<Self.samples {
                 let slot = table.sample(random)
@@ -111,14 +110,16 @@ public struct BeladySizePolicy: EvictionPolicy {
                     largest = score
                 }
             }
+            if let victim {
+                table.remove(victim)
+                return victim
+            }
         }
-        table.remove(victim)
-        return victim
     }
 
     public mutating func removeAll() {
         table.removeAll()
-        dropped = -1
+        dropped = nil
     }
 
     public func checkedSlots() -> [Int32] {

@@ -79,8 +79,9 @@ public struct CacheusPolicy: EvictionPolicy {
     private let frequency = SlotArray<Int>(count: 0, filling: 0)
     private let frequencyLinks = SlotLinks()
     private let frequencyLists = SlotArray<SlotList>(count: 16, filling: SlotList())
-    /// -1 once an eviction emptied CR-LFU, as libCacheSim's.
-    private var minFrequency = 1
+    /// The lowest count with an entry (libCacheSim's min_freq); nil once an eviction emptied
+    /// CR-LFU, where libCacheSim's is -1.
+    private var minFrequency: Int? = 1
     private var maxFrequency = 1
 
     // The experts' ghost LRUs, oldest first.
@@ -138,15 +139,15 @@ public struct CacheusPolicy: EvictionPolicy {
         startRequest()
         let inLRUGhosts = lruGhosts.find(key)
         let inLFUGhosts = lfuGhosts.find(key)
-        if inLRUGhosts >= 0 {
+        if inLRUGhosts != nil {
             weightLRU *= exp(-learningRate)
-        } else if inLFUGhosts >= 0 {
+        } else if inLFUGhosts != nil {
             weightLFU *= exp(-learningRate)
         }
         weightLRU = weightLRU / (weightLRU + weightLFU)
         weightLFU = 1 - weightLRU
-        if inLRUGhosts >= 0 { Self.forget(inLRUGhosts, in: &lruGhosts, order: &lruGhostOrder) }
-        if inLFUGhosts >= 0 { Self.forget(inLFUGhosts, in: &lfuGhosts, order: &lfuGhostOrder) }
+        if let inLRUGhosts { Self.forget(inLRUGhosts, in: &lruGhosts, order: &lruGhostOrder) }
+        if let inLFUGhosts { Self.forget(inLFUGhosts, in: &lfuGhosts, order: &lfuGhostOrder) }
         incoming = key
         return .store
     }
@@ -162,14 +163,14 @@ public struct CacheusPolicy: EvictionPolicy {
         costs[slot] = cost
         let returning = history.find(key)
         // CR-LFU first: it reads the count H kept.
-        let f = returning >= 0 ? history.extras[returning].frequency + 1 : 1
+        let f = returning.map { history.extras[$0].frequency + 1 } ?? 1
         frequency[slot] = f
         if f == 1 { minFrequency = 1 }
         joinFrequency(slot)
         maxFrequency = max(maxFrequency, f)
-        if minFrequency > f || minFrequency == -1 { minFrequency = f }
+        minFrequency = min(minFrequency ?? f, f)
 
-        if returning >= 0 {
+        if let returning {
             let wasNew = history.extras[returning].wasNew
             Self.forget(returning, in: &history, order: &historyOrder)
             while UInt64(r.cost + cost) > rCapacity {
@@ -219,7 +220,7 @@ public struct CacheusPolicy: EvictionPolicy {
             isNew[slot] = false
             while UInt64(r.cost) > rCapacity {
                 precondition(
-                    r.head != slot,
+                    r.first != slot,
                     "Cacheus: an entry hit in SR is larger than R's capacity (libCacheSim then reads the freed object)")
                 demoteOldestOfR()
             }
@@ -232,25 +233,27 @@ public struct CacheusPolicy: EvictionPolicy {
         frequency[slot] = f
         maxFrequency = max(maxFrequency, f)
         joinFrequency(slot)
-        if minFrequency == f - 1 && frequencyLists[f - 1].isEmpty { raiseMinFrequency() }
+        if minFrequency == f - 1 && frequencyLists[f - 1].isEmpty { raiseMinFrequency(above: f - 1) }
     }
 
     public mutating func removed(_ slot: Int32) {
         leave(slot)
         frequencyLists[frequency[slot]].remove(slot, in: frequencyLinks)
         if r.isEmpty && sr.isEmpty {
-            minFrequency = -1
-        } else if frequencyLists[minFrequency].isEmpty {
-            raiseMinFrequency()
+            minFrequency = nil
+        } else {
+            let lowest = lowestFrequency()
+            if frequencyLists[lowest].isEmpty { raiseMinFrequency(above: lowest) }
         }
     }
 
     public mutating func evict() -> Int32? {
         let lruCandidate = sr.isEmpty ? r.head : sr.head
+        let lowest = lowestFrequency()
         precondition(
-            minFrequency >= 1 && !frequencyLists[minFrequency].isEmpty,
-            "Cacheus: CR-LFU's min_freq \(minFrequency) names no entry (libCacheSim would dereference a missing one)")
-        let lfuCandidate = frequencyLists[minFrequency].tail
+            !frequencyLists[lowest].isEmpty,
+            "Cacheus: CR-LFU's min_freq \(lowest) names no entry (libCacheSim would dereference a missing one)")
+        let lfuCandidate = frequencyLists[lowest].tail
         let draw = Double(random.next() % 100) / 100.0
         if lruCandidate == lfuCandidate {
             let record = evictFromSRLRU()
@@ -302,12 +305,16 @@ public struct CacheusPolicy: EvictionPolicy {
             frequencyLists[f].checkInvariants(in: frequencyLinks, name: "Cacheus.frequency(\(f))")
             let members = frequencyLists[f].slots(in: frequencyLinks)
             precondition(members.allSatisfy { frequency[$0] == f }, "Cacheus: an entry in another count's list")
-            precondition(members.isEmpty || f >= minFrequency, "Cacheus: an entry below min_freq \(minFrequency)")
+            precondition(
+                members.isEmpty || minFrequency.map { f >= $0 } == true,
+                "Cacheus: an entry at \(f), below min_freq \(minFrequency.map(String.init) ?? "unset")")
             counted += members
         }
         let live = inR + inSR
         precondition(Set(counted) == Set(live) && counted.count == live.count, "Cacheus: CR-LFU and SR-LRU disagree")
-        precondition(live.isEmpty || frequencyLists[minFrequency].count > 0, "Cacheus: min_freq names no entry")
+        precondition(
+            live.isEmpty || minFrequency.map { !frequencyLists[$0].isEmpty } == true,
+            "Cacheus: min_freq names no entry")
         precondition(live.allSatisfy { !history.contains(keys[$0]) }, "Cacheus: a stored entry is in the history")
         history.checkInvariants(name: "Cacheus.H")
         _ = historyOrder.checkedSlots(in: history.links, costs: history.costs, name: "Cacheus.H")
@@ -441,50 +448,47 @@ public struct CacheusPolicy: EvictionPolicy {
 
     @inline(__always)
     private mutating func joinFrequency(_ slot: Int32) {
-        let f = frequency[slot]
-        if f >= frequencyLists.count {
-            frequencyLists.grow(to: max(f + 1, frequencyLists.count * 2), filling: SlotList())
-        }
-        frequencyLists[f].append(slot, in: frequencyLinks)
+        frequencyLists.append(slot, toList: frequency[slot], in: frequencyLinks)
     }
 
     // CR-LFU's remove: the count goes to the key's H record (which SR-LRU has just made).
     private mutating func leaveFrequency(_ slot: Int32, offloadingTo record: Int32) {
         precondition(
-            record >= 0 && history.key(record) == keys[slot] && history.contains(keys[slot]),
+            history.key(record) == keys[slot] && history.contains(keys[slot]),
             "Cacheus: CR-LFU offloads a count to a key H does not hold (libCacheSim would crash)")
         history.extras[record].frequency = frequency[slot]
         frequencyLists[frequency[slot]].remove(slot, in: frequencyLinks)
-        precondition(minFrequency >= 1, "Cacheus: CR-LFU removes an entry with min_freq -1")
-        if frequencyLists[minFrequency].isEmpty { raiseMinFrequency() }
+        let lowest = lowestFrequency()
+        if frequencyLists[lowest].isEmpty { raiseMinFrequency(above: lowest) }
     }
 
     // CR-LFU's evict: its candidate (the last arrival at min_freq) leaves, its count to H; if
-    // that empties min_freq and no count above holds an entry, min_freq becomes -1.
+    // that empties min_freq and no count above holds an entry, min_freq becomes unset (nil).
     private mutating func evictFromCRLFU(offloadingTo record: Int32) {
-        let slot = frequencyLists[minFrequency].tail
+        let lowest = lowestFrequency()
+        let slot = frequencyLists[lowest].tail
         precondition(
             history.key(record) == keys[slot] && history.contains(keys[slot]),
             "Cacheus: CR-LFU evicts a key H does not hold (libCacheSim would crash)")
         history.extras[record].frequency = frequency[slot]
-        frequencyLists[minFrequency].remove(slot, in: frequencyLinks)
-        if frequencyLists[minFrequency].isEmpty {
-            let old = minFrequency
-            raiseMinFrequency()
-            if minFrequency == old { minFrequency = -1 }
+        frequencyLists[lowest].remove(slot, in: frequencyLinks)
+        if frequencyLists[lowest].isEmpty {
+            raiseMinFrequency(above: lowest)
+            if minFrequency == lowest { minFrequency = nil }
         }
     }
 
-    // The first non-empty count above min_freq up to max_freq, or min_freq unchanged.
-    private mutating func raiseMinFrequency() {
-        var f = minFrequency + 1
-        while f <= maxFrequency {
-            if !frequencyLists[f].isEmpty {
-                minFrequency = f
-                return
-            }
-            f += 1
-        }
+    // min_freq, which CR-LFU sets whenever it holds an entry (libCacheSim would read a missing
+    // object where it is unset).
+    @inline(__always)
+    private func lowestFrequency() -> Int {
+        guard let minFrequency else { preconditionFailure("Cacheus: CR-LFU's min_freq is unset (libCacheSim's -1)") }
+        return minFrequency
+    }
+
+    // The first non-empty count above `lowest` (min_freq) up to max_freq, or min_freq unchanged.
+    private mutating func raiseMinFrequency(above lowest: Int) {
+        if let f = frequencyLists.firstNonEmpty(above: lowest, through: maxFrequency) { minFrequency = f }
     }
 
     // MARK: Learning
@@ -526,8 +530,7 @@ public struct CacheusPolicy: EvictionPolicy {
     private static func remember(
         _ key: UInt64, cost: Int, in records: inout KeyedRecords<Void>, order: inout CostedList, limit: Int
     ) {
-        let found = records.find(key)
-        if found >= 0 {
+        if let found = records.find(key) {
             order.moveToTail(found, in: records.links)
             return
         }

@@ -155,26 +155,14 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
     // not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
     private mutating func evictSmall() -> Int32? {
-        while !queues.small.isEmpty {
-            let slot = queues.small.head
-            queues.leave(slot)
-            if hits[slot] >= Self.moveToMainThreshold {
-                hits[slot] = 0
-                queues.join(slot, .main)
-            } else {
-                ghost?.add(keys[slot], cost: queues.costs[slot])
-                return slot
-            }
-        }
-        return nil
+        queues.evictSmall(hits: hits, threshold: Self.moveToMainThreshold, keys: keys, ghost: &ghost)
     }
 
     // Main's oldest entries go round again, hits cleared, while they were hit; the first one that
     // was not is returned. nil if main is empty.
     @inline(__always)
     private mutating func evictMain() -> Int32? {
-        while !queues.main.isEmpty {
-            let slot = queues.main.head
+        while let slot = queues.main.first {
             guard hits[slot] > 0 else {
                 queues.leave(slot)
                 return slot

@@ -60,12 +60,12 @@ public struct HyperbolicPolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func evict() -> Int32? {
-        var victim: Int32 = -1
+        var victim: Int32?
         var lowest = 1.0e16
-        var first: Int32 = -1
-        for _ in 0..<Self.samples {
+        var first: Int32 = 0
+        for sample in 0..<Self.samples {
             let slot = table.sample(random)
-            if first < 0 { first = slot }
+            if sample == 0 { first = slot }
             let score = priority(slot)
             if lowest > score {
                 victim = slot
@@ -74,9 +74,9 @@ public struct HyperbolicPolicy: EvictionPolicy {
         }
         // Only an entry stored by the request being served has age 0 (priority +∞), and only a
         // trim between requests evicts then: with nothing else sampled, the first sample goes.
-        if victim < 0 { victim = first }
-        table.remove(victim)
-        return victim
+        let chosen = victim ?? first
+        table.remove(chosen)
+        return chosen
     }
 
     public mutating func removeAll() { table.removeAll() }

@@ -42,6 +42,7 @@ public struct LFUDAPolicy: EvictionPolicy {
     private(set) var maximumPriority: Int64 = 0
     private let entryLinks = SlotLinks()
     private let priority = SlotArray<Int64>(count: 0, filling: 0)
+    /// Each slot's bucket; -1 (stored, never read) while the slot is in none.
     private let bucketOf = SlotArray<Int32>(count: 0, filling: -1)
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)
     // The bucket pool: bucket `b` holds `members[b]`, the entries of priority `bucketPriority[b]`.
@@ -101,9 +102,8 @@ public struct LFUDAPolicy: EvictionPolicy {
 
     public mutating func evict() -> Int32? {
         let wanted = minimumPriority <= 1 ? 1 : minimumPriority
-        var bucket = bucketIndex.slot(for: UInt64(bitPattern: wanted))
         // Where libCacheSim crashes (bucket `m` empty), the lowest non-empty bucket.
-        if bucket < 0 { bucket = lowestBucket() }
+        let bucket = bucketIndex.slot(for: UInt64(bitPattern: wanted)) ?? lowestBucket()
         let value = bucketPriority[bucket]
         let victim = members[bucket].head
         minimumPriority = max(minimumPriority, value)
@@ -152,11 +152,11 @@ public struct LFUDAPolicy: EvictionPolicy {
     // `m` moves to the lowest non-empty bucket above it, if there is one up to the maximum; buckets
     // at or below `m` leave the heap for good (no entry will join them again).
     private mutating func raiseMinimum() {
-        while !candidates.isEmpty, candidates.rank(of: candidates.top) <= minimumPriority {
+        while let top = candidates.first, candidates.rank(of: top) <= minimumPriority {
             inHeap[candidates.pop()] = false
         }
-        guard !candidates.isEmpty else { return }
-        let next = candidates.rank(of: candidates.top)
+        guard let top = candidates.first else { return }
+        let next = candidates.rank(of: top)
         if next <= maximumPriority { minimumPriority = next }
     }
 
@@ -169,8 +169,10 @@ public struct LFUDAPolicy: EvictionPolicy {
 
     @inline(__always)
     private mutating func join(_ slot: Int32, _ value: Int64) {
-        var bucket = bucketIndex.slot(for: UInt64(bitPattern: value))
-        if bucket < 0 {
+        let bucket: Int32
+        if let found = bucketIndex.slot(for: UInt64(bitPattern: value)) {
+            bucket = found
+        } else {
             bucket = freeBuckets.pop()
             bucketPriority[bucket] = value
             members[bucket].removeAll()

@@ -16,6 +16,7 @@ public struct LFUPolicy: EvictionPolicy {
     public static let relativeCost = 1.6
 
     private let entryLinks = SlotLinks()
+    /// Each slot's bucket; -1 (stored, never read) while the slot is in none.
     private let bucketOf = SlotArray<Int32>(count: 0, filling: -1)
     // The bucket pool: bucket `b` counts `frequency[b]` and holds `members[b]`.
     private let frequency = SlotArray<Int>(count: 0, filling: 0)
@@ -41,19 +42,23 @@ public struct LFUPolicy: EvictionPolicy {
     }
 
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
-        var first = buckets.head
-        if first < 0 || frequency[Int(first)] != 1 {
-            first = makeBucket(frequency: 1)
-            buckets.prepend(first, in: bucketLinks)
+        let bucket: Int32
+        if let first = buckets.first, frequency[Int(first)] == 1 {
+            bucket = first
+        } else {
+            bucket = makeBucket(frequency: 1)
+            buckets.prepend(bucket, in: bucketLinks)
         }
-        join(slot, first)
+        join(slot, bucket)
     }
 
     public mutating func accessed(_ slot: Int32) {
         let bucket = bucketOf[Int(slot)]
         let wanted = frequency[Int(bucket)] + 1
-        var target = bucketLinks.next(bucket)
-        if target < 0 || frequency[Int(target)] != wanted {
+        let target: Int32
+        if let next = bucketLinks.next(bucket), frequency[Int(next)] == wanted {
+            target = next
+        } else {
             target = makeBucket(frequency: wanted)
             buckets.insert(target, after: bucket, in: bucketLinks)
         }

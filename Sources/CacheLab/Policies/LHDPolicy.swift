@@ -36,15 +36,17 @@ public struct LHDPolicy: EvictionPolicy {
     static let decay: Float = 0.9
     static let admissions = 8
 
-    /// A newcomer that ranked below the average victim: its key, and its slot while stored.
+    /// A newcomer that ranked below the average victim: its key, and its slot while stored (nil
+    /// in a place never filled).
     struct Newcomer {
         var key: UInt64
-        var slot: Int32
+        var slot: Int32?
     }
 
     private var random = LehmerRandom()
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)
     private let costs = SlotArray<Int>(count: 0, filling: 0)
+    /// Each slot's index in `order`; -1 while the slot is not listed (never handed out).
     private let position = SlotArray<Int32>(count: 0, filling: -1)
     /// The live slots in libCacheSim's tag order: arrivals at the end, an evicted slot's place
     /// taken by the last.
@@ -60,7 +62,7 @@ public struct LHDPolicy: EvictionPolicy {
     private let hits = SlotArray<Float>(count: classes * maximumAge, filling: 0)
     private let evictions = SlotArray<Float>(count: classes * maximumAge, filling: 0)
     private let densities: SlotArray<Float>
-    private let newcomers = SlotArray<Newcomer>(count: admissions, filling: Newcomer(key: 0, slot: -1))
+    private let newcomers = SlotArray<Newcomer>(count: admissions, filling: Newcomer(key: 0, slot: nil))
     private var newcomerHead = 0
     private var timestamp: UInt64 = 0
     private var ageShift = 10
@@ -123,12 +125,12 @@ public struct LHDPolicy: EvictionPolicy {
 
     public mutating func evict() -> Int32? {
         let samples = reconfigurations > 50 ? 32 : 8
-        var victim = -1
+        var victim: Int?
         var lowest = Float.greatestFiniteMagnitude
-        var first = -1
-        for _ in 0..<samples {
+        var first = 0
+        for sample in 0..<samples {
             let index = Int(random.next() % UInt64(count))
-            if first < 0 { first = index }
+            if sample == 0 { first = index }
             let density = density(order[index])
             if density < lowest {
                 victim = index
@@ -137,24 +139,22 @@ public struct LHDPolicy: EvictionPolicy {
         }
         for index in 0..<Self.admissions {
             let newcomer = newcomers[index]
-            guard newcomer.slot >= 0, position[newcomer.slot] >= 0, keys[newcomer.slot] == newcomer.key else {
-                continue
-            }
-            let density = density(newcomer.slot)
+            guard let slot = newcomer.slot, position[slot] >= 0, keys[slot] == newcomer.key else { continue }
+            let density = density(slot)
             if density < lowest {
-                victim = Int(position[newcomer.slot])
+                victim = Int(position[slot])
                 lowest = density
             }
         }
         // Densities are finite below the largest Float unless an entry costs 0, which a trace
         // never stores (libCacheSim drops size-0 requests): then the first sample goes.
-        if victim < 0 { victim = first }
+        let chosen = victim ?? first
         averageVictimDensity = Self.decay * averageVictimDensity + (Float(1) - Self.decay) * lowest
-        let slot = order[victim]
+        let slot = order[chosen]
         let row = hitAgeClass(slot)
         evictions[row * Self.maximumAge + age(slot)] += 1
         if explorer[slot] { explorerBudget = Int64(Float(explorerBudget) + tagSize[slot]) }
-        take(victim)
+        take(chosen)
         return slot
     }
 
@@ -188,7 +188,7 @@ public struct LHDPolicy: EvictionPolicy {
 
     /// The keys remembered as newcomers that ranked below the average victim (for tests).
     var newcomerKeys: [UInt64] {
-        (0..<Self.admissions).compactMap { newcomers[$0].slot >= 0 ? newcomers[$0].key : nil }
+        (0..<Self.admissions).compactMap { newcomers[$0].slot != nil ? newcomers[$0].key : nil }
     }
 
     // MARK: Tags

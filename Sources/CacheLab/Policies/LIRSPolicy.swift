@@ -98,15 +98,15 @@ public struct LIRSPolicy: EvictionPolicy {
         prepared = false
         // libCacheSim's lookup moves the key's records to the top of S and of Q.
         let inStack = stackRecords.find(key)
-        if inStack >= 0 { stack.moveToTail(inStack, in: stackRecords.links) }
+        if let inStack { stack.moveToTail(inStack, in: stackRecords.links) }
         let inQueue = queueRecords.find(key)
-        if inQueue >= 0 { queue.moveToTail(inQueue, in: queueRecords.links) }
+        if let inQueue { queue.moveToTail(inQueue, in: queueRecords.links) }
         let admitted: Bool
         if cost > capacity {
             admitted = false
-        } else if inStack >= 0 && !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
+        } else if let inStack, !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
             admitted = true
-        } else if inStack < 0 && inQueue < 0 {
+        } else if inStack == nil && inQueue == nil {
             admitted = UInt64(cost) <= lirLimit && UInt64(cost) <= hirLimit
         } else {
             preconditionFailure("LIRS: a miss on key \(key), which LIRS holds as resident: libCacheSim aborts here")
@@ -129,7 +129,7 @@ public struct LIRSPolicy: EvictionPolicy {
     public mutating func storedCost(_ cost: Int) -> Int {
         guard let (key, _) = incoming else { return cost }
         let inStack = stackRecords.find(key)
-        guard inStack >= 0, !stackRecords.extras[inStack].isLIR, !stackRecords.extras[inStack].isResident else {
+        guard let inStack, !stackRecords.extras[inStack].isLIR, !stackRecords.extras[inStack].isResident else {
             return cost
         }
         return stackRecords.costs[inStack]
@@ -156,13 +156,13 @@ public struct LIRSPolicy: EvictionPolicy {
         incoming = nil
         keys[slot] = key
         let inStack = stackRecords.find(key)
-        if inStack >= 0 && !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
+        if let inStack, !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
             // A non-resident key comes back as LIR, at the cost it had.
             stackRecords.extras[inStack] = Flags(isLIR: true, isResident: true)
             let stored = stackRecords.costs[inStack]
             lirCount &+= UInt64(stored)
             occupied += stored
-        } else if inStack < 0 && queueRecords.find(key) < 0 {
+        } else if inStack == nil && !queueRecords.contains(key) {
             if lirCount &+ UInt64(cost) <= lirLimit {
                 push(key, cost: cost, Flags(isLIR: true, isResident: true))
                 lirCount &+= UInt64(cost)
@@ -182,17 +182,17 @@ public struct LIRSPolicy: EvictionPolicy {
         let key = keys[slot]
         current = key
         let inStack = stackRecords.find(key)
-        if inStack >= 0 { stack.moveToTail(inStack, in: stackRecords.links) }
+        if let inStack { stack.moveToTail(inStack, in: stackRecords.links) }
         let inQueue = queueRecords.find(key)
-        if inQueue >= 0 { queue.moveToTail(inQueue, in: queueRecords.links) }
-        if inStack >= 0 {
+        if let inQueue { queue.moveToTail(inQueue, in: queueRecords.links) }
+        if let inStack {
             let flags = stackRecords.extras[inStack]
             if flags.isLIR {
                 prune()
             } else if flags.isResident {
                 hitResidentHIRInStack(inStack, inQueue, key: key)
             }
-        } else if inQueue >= 0 {
+        } else if let inQueue {
             hitResidentHIRInQueue(inQueue, key: key)
         }
         limitStack()
@@ -204,15 +204,14 @@ public struct LIRSPolicy: EvictionPolicy {
         let key = keys[slot]
         resident.remove(key)
         let inStack = stackRecords.find(key)
-        if inStack >= 0 && (stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident) {
+        if let inStack, stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident {
             if stackRecords.extras[inStack].isLIR {
                 lirCount &-= UInt64(stackRecords.costs[inStack])
                 occupied -= stackRecords.costs[inStack]
             }
             pop(inStack)
         }
-        let inQueue = queueRecords.find(key)
-        if inQueue >= 0 {
+        if let inQueue = queueRecords.find(key) {
             hirCount &-= UInt64(queueRecords.costs[inQueue])
             occupied -= queueRecords.costs[inQueue]
             dequeue(inQueue)
@@ -262,7 +261,7 @@ public struct LIRSPolicy: EvictionPolicy {
         for record in inStack where stackRecords.extras[record].isLIR || stackRecords.extras[record].isResident {
             if seen.insert(stackRecords.key(record)).inserted { ordered.append(stackRecords.key(record)) }
         }
-        return ordered.map { resident.slot(for: $0) }
+        return ordered.map { resident.slot(for: $0)! }
     }
 
     /// S from the top down, each key with its state (`L` LIR, `h` resident HIR, `n` non-resident
@@ -285,7 +284,7 @@ public struct LIRSPolicy: EvictionPolicy {
         guard let (key, cost) = incoming, !prepared else { return }
         prepared = true
         let inStack = stackRecords.find(key)
-        if inStack >= 0 && !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
+        if let inStack, !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
             let stored = UInt64(stackRecords.costs[inStack])
             while lirCount &+ stored > lirLimit { demoteBottom() }
             forgetNonResident(key)
@@ -300,21 +299,20 @@ public struct LIRSPolicy: EvictionPolicy {
 
     // libCacheSim's eviction for the miss on `key`; false when it does nothing.
     private mutating func evictForMiss(_ key: UInt64, cost: Int) -> Bool {
-        let inStack = stackRecords.find(key)
-        if inStack >= 0 {
+        if let inStack = stackRecords.find(key) {
             guard !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident else { return false }
             while hirCount >= hirLimit { evictHIR() }
             demoteBottom()
             return true
         }
-        guard queueRecords.find(key) < 0, lirCount &+ UInt64(cost) > lirLimit, hirCount &+ UInt64(cost) > hirLimit
+        guard !queueRecords.contains(key), lirCount &+ UInt64(cost) > lirLimit, hirCount &+ UInt64(cost) > hirLimit
         else { return false }
         evictHIR()
         return true
     }
 
-    private mutating func hitResidentHIRInStack(_ inStack: Int32, _ inQueue: Int32, key: UInt64) {
-        if inQueue >= 0 {
+    private mutating func hitResidentHIRInStack(_ inStack: Int32, _ inQueue: Int32?, key: UInt64) {
+        if let inQueue {
             let queued = queueRecords.costs[inQueue]
             hirCount &-= UInt64(queued)
             occupied -= queued
@@ -323,8 +321,7 @@ public struct LIRSPolicy: EvictionPolicy {
         let cost = stackRecords.costs[inStack]
         while lirCount &+ UInt64(cost) > lirLimit { demoteBottom() }
         // The demotions may have taken the record out of S: libCacheSim still counts it as LIR.
-        let record = stackRecords.find(key)
-        if record >= 0 { stackRecords.extras[record].isLIR = true }
+        if let record = stackRecords.find(key) { stackRecords.extras[record].isLIR = true }
         lirCount &+= UInt64(cost)
         occupied += cost
     }
@@ -339,8 +336,7 @@ public struct LIRSPolicy: EvictionPolicy {
     // libCacheSim's evict_LIR: S's bottom record leaves S; it joins Q as HIR if it fits the HIR
     // share; S is pruned.
     private mutating func demoteBottom() {
-        let bottom = stack.head
-        guard bottom >= 0 else {
+        guard let bottom = stack.first else {
             preconditionFailure(
                 "LIRS: demoting from an empty stack (LIR count \(lirCount) of \(lirLimit)): libCacheSim 0.3.5 "
                     + "crashes here, so there are no counts to give")
@@ -363,8 +359,7 @@ public struct LIRSPolicy: EvictionPolicy {
     // libCacheSim's evict_HIR: Q's oldest leaves the cache; its S record, if any, turns
     // non-resident and its key joins NH.
     private mutating func evictHIR() {
-        let oldest = queue.head
-        guard oldest >= 0 else {
+        guard let oldest = queue.first else {
             preconditionFailure(
                 "LIRS: evicting an HIR entry from an empty queue (HIR count \(hirCount) of \(hirLimit)): "
                     + "libCacheSim 0.3.5 crashes here, so there are no counts to give")
@@ -373,8 +368,7 @@ public struct LIRSPolicy: EvictionPolicy {
         let cost = queueRecords.costs[oldest]
         hirCount &-= UInt64(cost)
         dequeue(oldest)
-        let inStack = stackRecords.find(key)
-        if inStack >= 0 {
+        if let inStack = stackRecords.find(key) {
             stackRecords.extras[inStack].isResident = false
             rememberNonResident(key, cost: cost)
         }
@@ -384,26 +378,22 @@ public struct LIRSPolicy: EvictionPolicy {
 
     // HIR records leave S's bottom until an LIR record is there; the top record always stays.
     private mutating func prune() {
-        var bottom = stack.head
-        while bottom >= 0 && bottom != stack.tail {
+        while let bottom = stack.first, bottom != stack.tail {
             let flags = stackRecords.extras[bottom]
             if flags.isLIR { break }
             let key = stackRecords.key(bottom)
             if !flags.isResident { forgetNonResident(key) }
             pop(bottom)
             settle(key)
-            bottom = stack.head
         }
     }
 
     // While S's records cost more than twice the capacity, the oldest non-resident keys leave S.
     private mutating func limitStack() {
         while stack.cost > capacity && stack.cost - capacity > capacity {
-            let oldest = nonResident.head
-            guard oldest >= 0 else { break }
+            guard let oldest = nonResident.first else { break }
             let key = nonResidentRecords.key(oldest)
-            let inStack = stackRecords.find(key)
-            if inStack >= 0 { pop(inStack) }
+            if let inStack = stackRecords.find(key) { pop(inStack) }
             nonResident.remove(oldest, in: nonResidentRecords.links)
             nonResidentRecords.remove(oldest)
             settle(key)
@@ -417,11 +407,12 @@ public struct LIRSPolicy: EvictionPolicy {
                 evictHIR()
                 continue
             }
-            var record = stack.head
-            while record >= 0 && !stackRecords.extras[record].isLIR && !stackRecords.extras[record].isResident {
-                record = stackRecords.links.next(record)
+            // The lowest resident record of S.
+            var cursor = stack.first
+            while let record = cursor, !stackRecords.extras[record].isLIR && !stackRecords.extras[record].isResident {
+                cursor = stackRecords.links.next(record)
             }
-            guard record >= 0 else { preconditionFailure("LIRS: the engine holds entries LIRS does not") }
+            guard let record = cursor else { preconditionFailure("LIRS: the engine holds entries LIRS does not") }
             let key = stackRecords.key(record)
             let cost = stackRecords.costs[record]
             if stackRecords.extras[record].isLIR {
@@ -444,18 +435,17 @@ public struct LIRSPolicy: EvictionPolicy {
     // it is the key being hit (settled when the hit is over).
     private mutating func settle(_ key: UInt64) {
         guard key != current else { return }
-        let slot = resident.slot(for: key)
-        guard slot >= 0, !isResident(key) else { return }
+        guard let slot = resident.slot(for: key), !isResident(key) else { return }
         resident.remove(key)
         pending.push(slot)
     }
 
     private func isResident(_ key: UInt64) -> Bool {
         let inStack = stackRecords.find(key)
-        if inStack >= 0 && (stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident) {
+        if let inStack, stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident {
             return true
         }
-        return queueRecords.find(key) >= 0
+        return queueRecords.contains(key)
     }
 
     private mutating func push(_ key: UInt64, cost: Int, _ flags: Flags) {
@@ -471,8 +461,7 @@ public struct LIRSPolicy: EvictionPolicy {
     // A key already in Q (libCacheSim would link a second record, which its tests never met)
     // becomes Q's newest.
     private mutating func enqueue(_ key: UInt64, cost: Int) {
-        let present = queueRecords.find(key)
-        if present >= 0 {
+        if let present = queueRecords.find(key) {
             queue.moveToTail(present, in: queueRecords.links)
             return
         }
@@ -485,8 +474,7 @@ public struct LIRSPolicy: EvictionPolicy {
     }
 
     private mutating func rememberNonResident(_ key: UInt64, cost: Int) {
-        let present = nonResidentRecords.find(key)
-        if present >= 0 {
+        if let present = nonResidentRecords.find(key) {
             nonResident.moveToTail(present, in: nonResidentRecords.links)
             return
         }
@@ -494,8 +482,7 @@ public struct LIRSPolicy: EvictionPolicy {
     }
 
     private mutating func forgetNonResident(_ key: UInt64) {
-        let record = nonResidentRecords.find(key)
-        guard record >= 0 else { return }
+        guard let record = nonResidentRecords.find(key) else { return }
         nonResident.remove(record, in: nonResidentRecords.links)
         nonResidentRecords.remove(record)
     }

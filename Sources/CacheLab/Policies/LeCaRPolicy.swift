@@ -98,8 +98,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         requests += 1
-        let ghost = ghosts.find(key)
-        if ghost >= 0 {
+        if let ghost = ghosts.find(key) {
             let age = requests - ghosts.extras[ghost].evictedAt
             switch ghosts.extras[ghost].expert {
             case .lru:
@@ -255,11 +254,7 @@ public struct LeCaRPolicy: EvictionPolicy {
 
     @inline(__always)
     private mutating func joinFrequency(_ slot: Int32) {
-        let f = frequency[slot]
-        if f >= frequencyLists.count {
-            frequencyLists.grow(to: max(f + 1, frequencyLists.count * 2), filling: SlotList())
-        }
-        frequencyLists[f].append(slot, in: frequencyLinks)
+        frequencyLists.append(slot, toList: frequency[slot], in: frequencyLinks)
     }
 
     // libCacheSim's remove_from_freq_node: unlinks, and moves min_freq up if that emptied it.
@@ -273,13 +268,6 @@ public struct LeCaRPolicy: EvictionPolicy {
     // libCacheSim's update_min_freq: the first non-empty frequency above min_freq up to
     // max_freq, or min_freq unchanged if there is none.
     private mutating func raiseMinFrequency() {
-        var f = minFrequency + 1
-        while f <= maxFrequency {
-            if !frequencyLists[f].isEmpty {
-                minFrequency = f
-                return
-            }
-            f += 1
-        }
+        if let f = frequencyLists.firstNonEmpty(above: minFrequency, through: maxFrequency) { minFrequency = f }
     }
 }

@@ -49,7 +49,8 @@ public struct MQPolicy: EvictionPolicy {
     struct Entry {
         var expiry: Int64 = 0
         var count: Int32 = 0
-        var queue: Int8 = -1
+        /// The queue the entry is in; nil while it is in none.
+        var queue: Int8?
     }
 
     public init(configuration: CacheConfiguration) {
@@ -70,8 +71,7 @@ public struct MQPolicy: EvictionPolicy {
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         // libCacheSim takes the key out of Qout while looking it up, before asking whether it fits.
         returningCount = nil
-        let ghost = ghosts.find(key)
-        if ghost >= 0 {
+        if let ghost = ghosts.find(key) {
             returningCount = ghosts.extras[ghost]
             forget(ghost)
         }
@@ -86,7 +86,7 @@ public struct MQPolicy: EvictionPolicy {
         costs[slot] = cost
         let count = returningCount.map { $0 < .max ? $0 + 1 : $0 } ?? 1
         returningCount = nil
-        entries[slot] = Entry(expiry: time + Self.lifetime, count: count, queue: -1)
+        entries[slot] = Entry(expiry: time + Self.lifetime, count: count, queue: nil)
         join(slot, Self.queue(forCount: count))
         tick()
     }
@@ -131,7 +131,8 @@ public struct MQPolicy: EvictionPolicy {
             queues[queue].checkInvariants(in: links, name: "MQ.queue\(queue)")
             let slots = queues[queue].slots(in: links)
             precondition(
-                slots.allSatisfy { entries[$0].queue == queue }, "MQ: a slot in queue \(queue) is tagged otherwise")
+                slots.allSatisfy { entries[$0].queue.map(Int.init) == queue },
+                "MQ: a slot in queue \(queue) is tagged otherwise")
             result += slots
         }
         return result
@@ -168,8 +169,7 @@ public struct MQPolicy: EvictionPolicy {
     private mutating func tick() {
         time += 1
         for queue in 1..<Self.queueCount {
-            let oldest = queues[queue].head
-            guard oldest >= 0, entries[oldest].expiry < time else { continue }
+            guard let oldest = queues[queue].first, entries[oldest].expiry < time else { continue }
             leave(oldest)
             join(oldest, queue - 1)
             entries[oldest].expiry = time + Self.lifetime
@@ -187,8 +187,7 @@ public struct MQPolicy: EvictionPolicy {
     // it fits and it joins the new end.
     @inline(__always)
     private mutating func remember(_ key: UInt64, cost: Int, count: Int32) {
-        let present = ghosts.find(key)
-        guard present < 0 else {
+        if let present = ghosts.find(key) {
             ghosts.extras[present] = count
             return
         }
@@ -212,9 +211,8 @@ public struct MQPolicy: EvictionPolicy {
 
     @inline(__always)
     private mutating func leave(_ slot: Int32) {
-        let queue = Int(entries[slot].queue)
-        precondition(queue >= 0, "MQ: slot \(slot) is in no queue")
-        queues[queue].remove(slot, in: links)
-        entries[slot].queue = -1
+        guard let queue = entries[slot].queue else { preconditionFailure("MQ: slot \(slot) is in no queue") }
+        queues[Int(queue)].remove(slot, in: links)
+        entries[slot].queue = nil
     }
 }

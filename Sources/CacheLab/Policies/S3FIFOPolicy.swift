@@ -152,18 +152,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
     // one that was not leaves (its key becomes a ghost) and is returned. nil if none is left.
     @inline(__always)
     private mutating func evictSmall() -> Int32? {
-        while !queues.small.isEmpty {
-            let slot = queues.small.head
-            queues.leave(slot)
-            if hits[slot] >= Self.moveToMainThreshold {
-                hits[slot] = 0
-                queues.join(slot, .main)
-            } else {
-                ghost?.add(keys[slot], cost: queues.costs[slot])
-                return slot
-            }
-        }
-        return nil
+        queues.evictSmall(hits: hits, threshold: Self.moveToMainThreshold, keys: keys, ghost: &ghost)
     }
 
     // Main's oldest entries go round again while they were hit, one hit fewer (at most 2 left);

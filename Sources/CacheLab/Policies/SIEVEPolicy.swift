@@ -8,7 +8,7 @@
 /// libCacheSim's `Sieve` exactly.
 ///
 /// - Complexity: O(1) access and insert; evict O(1) amortized (each bit it clears was set by a hit).
-/// - Invariant: `order` holds exactly the live slots, oldest first; `hand` is -1 (start at the
+/// - Invariant: `order` holds exactly the live slots, oldest first; `hand` is nil (start at the
 ///   oldest) or one of them.
 public struct SIEVEPolicy: EvictionPolicy {
     public static let summary = "a hand sweeping old to new evicts the first unhit entry (libCacheSim Sieve)"
@@ -16,7 +16,8 @@ public struct SIEVEPolicy: EvictionPolicy {
     private let links = SlotLinks()
     private var order = SlotList()
     private let visited = SlotArray<Bool>(count: 0, filling: false)
-    private var hand: Int32 = -1
+    /// The slot the next eviction looks at first; nil: the oldest.
+    private var hand: Int32?
 
     public init(configuration: CacheConfiguration) {}
 
@@ -41,20 +42,19 @@ public struct SIEVEPolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func evict() -> Int32? {
-        var slot = hand >= 0 ? hand : order.head
+        var slot = hand ?? order.head
         while visited[slot] {
             visited[slot] = false
-            slot = links.next(slot)
-            if slot < 0 { slot = order.head }
+            slot = links.next(slot) ?? order.head
         }
-        // The hand keeps its place: the entry after the victim (newer), or -1 past the newest.
+        // The hand keeps its place: the entry after the victim (newer), or nil past the newest.
         hand = links.next(slot)
         order.remove(slot, in: links)
         return slot
     }
 
     @inline(__always)
-    public func victimHint() -> Int32? { hand >= 0 ? hand : order.first }
+    public func victimHint() -> Int32? { hand ?? order.first }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
@@ -66,18 +66,18 @@ public struct SIEVEPolicy: EvictionPolicy {
 
     public mutating func removeAll() {
         order.removeAll()
-        hand = -1
+        hand = nil
     }
 
     public func checkedSlots() -> [Int32] {
         order.checkInvariants(in: links, name: "SIEVE")
         let slots = order.slots(in: links)
-        precondition(hand < 0 || slots.contains(hand), "SIEVE: the hand \(hand) is not a live slot")
+        if let hand { precondition(slots.contains(hand), "SIEVE: the hand \(hand) is not a live slot") }
         return slots
     }
 
-    /// Where the hand rests: the slot it looks at first, or -1 for the oldest (for tests).
-    var handSlot: Int32 { hand }
+    /// Where the hand rests: the slot it looks at first, or nil for the oldest (for tests).
+    var handSlot: Int32? { hand }
 
     /// Whether `slot` was visited since the hand last passed it (for tests).
     func isVisited(_ slot: Int32) -> Bool { visited[slot] }

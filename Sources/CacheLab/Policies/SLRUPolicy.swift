@@ -32,6 +32,7 @@ public struct SLRUPolicy: EvictionPolicy {
     private let links = SlotLinks()
     /// Segment 0 (probation) to 3, each least recent first.
     private let segments = SlotArray<CostedList>(count: segmentCount, filling: CostedList())
+    /// Each slot's segment; -1 (a byte, where an `Int8?` would take two) while it is in none.
     private let segment = SlotArray<Int8>(count: 0, filling: -1)
     private let costs = SlotArray<Int>(count: 0, filling: 0)
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)

@@ -20,8 +20,8 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
     static var prefetchDistance: Int { 16 }
     static var hitPrefetchDistance: Int { 8 }
     static var neighbourPrefetchDistance: Int { 4 }
-    /// The slots stage 2 found, by request position modulo 8, for stage 3.
-    private let hitSlots = UnsafeMutablePointer<Int32>.allocate(capacity: 8)
+    /// The slots stage 2 found (nil: a miss), by request position modulo 8, for stage 3.
+    private let hitSlots = UnsafeMutablePointer<Int32?>.allocate(capacity: 8)
 
     init(configuration: RunConfiguration, recorder: Recorder, context: CellContext) {
         result = RunResult(trace: context.name, configuration: configuration)
@@ -31,7 +31,7 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         }
         state = .allocate(capacity: 1)
         state.initialize(to: State(recorder: recorder))
-        hitSlots.initialize(repeating: -1, count: 8)
+        hitSlots.initialize(repeating: nil, count: 8)
     }
 
     deinit {
@@ -74,8 +74,9 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
                     hitSlots[(position &+ Self.hitPrefetchDistance) & 7] = cache.prefetchHit(
                         keys[position &+ Self.hitPrefetchDistance])
                 }
-                let neighbour = hitSlots[(position &+ Self.neighbourPrefetchDistance) & 7]
-                if neighbour >= 0 { cache.prefetchHitNeighbours(neighbour) }
+                if let neighbour = hitSlots[(position &+ Self.neighbourPrefetchDistance) & 7] {
+                    cache.prefetchHitNeighbours(neighbour)
+                }
                 let key = keys[position]
                 let size = sizes[position]
                 let now = times[position]

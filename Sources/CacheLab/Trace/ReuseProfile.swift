@@ -267,12 +267,13 @@ extension ReuseProfile {
             ids.withUnsafeMutableBufferPointer { ids in
                 for position in 0..<keys.count {
                     let key = keys[position]
-                    var id = index.slot(for: key)
-                    if id < 0 {
-                        id = Int32(index.count)
+                    if let known = index.slot(for: key) {
+                        ids[position] = known
+                    } else {
+                        let id = Int32(index.count)
                         index.insert(key, slot: id)
+                        ids[position] = id
                     }
-                    ids[position] = id
                 }
             }
         }

@@ -30,8 +30,10 @@ extension Trace {
                     var seen: [Int64] = []
                     for position in stride(from: keys.count - 1, through: 0, by: -1) {
                         let key = keys[position]
-                        var id = ids.slot(for: key)
-                        if id < 0 {
+                        let id: Int32
+                        if let known = ids.slot(for: key) {
+                            id = known
+                        } else {
                             id = Int32(truncatingIfNeeded: seen.count)
                             ids.insert(key, slot: id)
                             seen.append(.max)

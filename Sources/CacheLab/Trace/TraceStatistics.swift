@@ -38,7 +38,7 @@ public struct TraceStatistics: Sendable, Equatable {
             for position in 0..<batch.count {
                 let key = batch.keys[position]
                 requested &+= batch.sizes[position]
-                if index.slot(for: key) < 0 {
+                if !index.contains(key) {
                     index.insert(key, slot: 0)
                     workingSet &+= batch.sizes[position]
                 }

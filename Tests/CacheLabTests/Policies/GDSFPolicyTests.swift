@@ -25,12 +25,13 @@ struct GDSFPolicyTests {
         #expect(cache.evictions == 2)
     }
 
-    @Test func aHitAddsOneToTheFrequencyOverTheCurrentL() {
+    @Test func aHitAddsOneToTheFrequencyOverTheCurrentL() throws {
         let cache = makeCache(capacity: 2)
         cache.requests([1, 2, 3])  // 1 evicted: L = 10⁶
         // When 2 is hit twice, then its priority is L + 3 × 10⁶
         cache.requests([2, 2])
-        #expect(cache.policy.priority(of: cache.slot(forKey: 2)) == 4_000_000)
+        let two = try #require(cache.slot(forKey: 2))
+        #expect(cache.policy.priority(of: two) == 4_000_000)
         // So when 4 arrives (priority 2 × 10⁶), 3 (priority 2 × 10⁶ too, but older) goes, not 2
         cache.request(4)
         #expect(Set(cache.storedKeys) == [2, 4])

@@ -13,8 +13,9 @@ struct SIEVEPolicyTests {
 
     /// The key the hand rests on, or nil when it will start again at the oldest.
     func handKey(_ cache: Cache<UInt64, Void, SIEVEPolicy>) -> UInt64? {
-        let hand = cache.policy.handSlot
-        guard hand >= 0, let position = cache.policy.checkedSlots().firstIndex(of: hand) else { return nil }
+        guard let hand = cache.policy.handSlot, let position = cache.policy.checkedSlots().firstIndex(of: hand) else {
+            return nil
+        }
         return cache.storedKeys[position]
     }
 
