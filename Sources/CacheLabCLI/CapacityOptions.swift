@@ -16,7 +16,9 @@ struct CapacityOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Largest capacity of the range (default 100%).", valueName: "size"))
     var to: String?
 
-    @Option(help: ArgumentHelp("Capacities in the range, both ends included (run: 10, mrc: 20, compare: 12).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Capacities in the range, both ends included (run: 10, mrc: 20, compare: 12).", valueName: "n"))
     var points: Int?
 
     @Option(help: "Space the range's capacities evenly on a log or a linear scale.")

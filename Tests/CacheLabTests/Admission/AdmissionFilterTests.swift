@@ -53,7 +53,8 @@ struct AdmissionFilterTests {
     /// An LRU cache behind `filter`, without the per-operation invariant checks of
     /// `Fixtures.makeCache` (thousands of misses into a cache of thousands would check a table of
     /// thousands each time: minutes in a debug build); the tests check them once at the end.
-    static func unchecked(capacity: Int, sizeMode: SizeMode, filter: AdmissionFilter) -> Cache<UInt64, Void, LRUPolicy> {
+    static func unchecked(capacity: Int, sizeMode: SizeMode, filter: AdmissionFilter) -> Cache<UInt64, Void, LRUPolicy>
+    {
         var configuration = PolicyKind.lru.configuration(capacity: capacity, sizeMode: sizeMode)
         configuration.admission = filter
         return Cache(configuration: configuration)
