@@ -124,6 +124,29 @@ struct ChainedHashTable {
         return slot
     }
 
+    /// The entry `sample(random)` will return if its first draw lands on a non-empty bucket and
+    /// nothing changes before it; nil when that draw lands on an empty one. Draws nothing.
+    @inline(__always)
+    func peekSample(_ random: LehmerRandom) -> Int32? {
+        guard count > 0 else { return nil }
+        let (bucketDraw, positionDraw) = random.peekTwo()
+        let first = head(Int(bucketDraw & mask))
+        guard first >= 0 else { return nil }
+        var length: UInt64 = 0
+        var slot = first
+        while slot >= 0 {
+            length += 1
+            slot = nodes[slot].next
+        }
+        var position = positionDraw % length
+        slot = first
+        while position > 0 {
+            slot = nodes[slot].next
+            position -= 1
+        }
+        return slot
+    }
+
     /// Empties the table, keeping its size.
     mutating func removeAll() {
         for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {

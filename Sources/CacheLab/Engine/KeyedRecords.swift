@@ -33,6 +33,19 @@ struct KeyedRecords<Extra> {
     @inline(__always)
     func contains(_ key: UInt64) -> Bool { index.contains(key) }
 
+    /// Starts loading the index bucket a `find(key)` will read (a hint).
+    @inline(__always)
+    mutating func prefetch(_ key: UInt64) { index.prefetch(key) }
+
+    /// Starts loading `record`'s key, cost, extra fields and links, once found (a hint).
+    @inline(__always)
+    func prefetchRecord(_ record: Int32) {
+        keys.prefetch(Int(record))
+        costs.prefetch(Int(record))
+        extras.prefetch(Int(record))
+        links.prefetch(record, settled: false)
+    }
+
     @inline(__always)
     func key(_ record: Int32) -> UInt64 { keys[record] }
 

@@ -24,6 +24,15 @@ public final class LehmerRandom {
     }
 
     /// The next draw.
+    /// The next two numbers `next()` will give, without drawing them (for hints).
+    @inline(__always)
+    func peekTwo() -> (UInt64, UInt64) {
+        let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
+        let first = high &* Self.multiplier &+ carry
+        let (carry2, _) = product.multipliedFullWidth(by: Self.multiplier)
+        return (first, first &* Self.multiplier &+ carry2)
+    }
+
     @inline(__always)
     public func next() -> UInt64 {
         let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)

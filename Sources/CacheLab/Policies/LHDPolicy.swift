@@ -131,7 +131,7 @@ public struct LHDPolicy: EvictionPolicy {
         for sample in 0..<samples {
             let index = Int(random.next() % UInt64(count))
             if sample == 0 { first = index }
-            let density = density(order[index])
+            let density = hitDensity(order[index])
             if density < lowest {
                 victim = index
                 lowest = density
@@ -140,7 +140,7 @@ public struct LHDPolicy: EvictionPolicy {
         for index in 0..<Self.admissions {
             let newcomer = newcomers[index]
             guard let slot = newcomer.slot, position[slot] >= 0, keys[slot] == newcomer.key else { continue }
-            let density = density(slot)
+            let density = hitDensity(slot)
             if density < lowest {
                 victim = Int(position[slot])
                 lowest = density
@@ -176,7 +176,11 @@ public struct LHDPolicy: EvictionPolicy {
     }
 
     /// The hit density `evict` ranks `slot` by now (for tests).
-    func density(_ slot: Int32) -> Float {
+    func density(_ slot: Int32) -> Float { hitDensity(slot) }
+
+    /// `density`, inlined where the policy ranks: a call would copy the policy onto the stack.
+    @inline(__always)
+    private func hitDensity(_ slot: Int32) -> Float {
         let age = age(slot)
         if age == Self.maximumAge - 1 { return -Float.greatestFiniteMagnitude }
         let density = densities[hitAgeClass(slot) * Self.maximumAge + age] / tagSize[slot]
@@ -234,7 +238,7 @@ public struct LHDPolicy: EvictionPolicy {
         } else {
             explorer[slot] = false
         }
-        if isNew && !explore && density(slot) < averageVictimDensity {
+        if isNew && !explore && hitDensity(slot) < averageVictimDensity {
             newcomers[newcomerHead % Self.admissions] = Newcomer(key: keys[slot], slot: slot)
             newcomerHead += 1
         }

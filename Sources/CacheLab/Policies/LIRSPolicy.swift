@@ -75,6 +75,8 @@ public struct LIRSPolicy: EvictionPolicy {
     /// The miss being stored, and whether libCacheSim's admission and evictions have run for it.
     private var incoming: (key: UInt64, cost: Int)?
     private var prepared = false
+    /// Q's oldest, S's bottom and NH's oldest record when `prefetch` last ran (hints only).
+    private var hinted: (queue: Int32?, bottom: Int32?, nonResident: Int32?) = (nil, nil, nil)
 
     struct Flags {
         var isLIR = false
@@ -91,6 +93,53 @@ public struct LIRSPolicy: EvictionPolicy {
     public mutating func grow(to slotCount: Int) {
         keys.grow(to: slotCount, filling: 0)
         pending.reserve(slotCount)
+    }
+
+    /// The buckets a request for `key` looks up in S, Q, NH and the resident index, and the
+    /// records an eviction or a demotion starts from (Q's oldest, S's bottom).
+    @inline(__always)
+    public mutating func prefetch(_ key: UInt64) {
+        stackRecords.prefetch(key)
+        queueRecords.prefetch(key)
+        nonResidentRecords.prefetch(key)
+        resident.prefetch(key)
+        // The records the next evictions start from; once they have arrived (the same record as
+        // on the request before), the buckets their keys will be looked up in.
+        let oldest = (queue: queue.first, bottom: stack.first, nonResident: nonResident.first)
+        if let record = oldest.queue {
+            if record == hinted.queue { prefetchBuckets(queueRecords.key(record)) } else { queueRecords.prefetchRecord(record) }
+        }
+        if let record = oldest.bottom {
+            if record == hinted.bottom { prefetchBuckets(stackRecords.key(record)) } else { stackRecords.prefetchRecord(record) }
+        }
+        if let record = oldest.nonResident {
+            if record == hinted.nonResident {
+                prefetchBuckets(nonResidentRecords.key(record))
+            } else {
+                nonResidentRecords.prefetchRecord(record)
+            }
+        }
+        hinted = oldest
+    }
+
+    @inline(__always)
+    private mutating func prefetchBuckets(_ key: UInt64) {
+        stackRecords.prefetch(key)
+        queueRecords.prefetch(key)
+        nonResidentRecords.prefetch(key)
+        resident.prefetch(key)
+    }
+
+    /// The hit's key, then (`settled`) its records in S and Q, whose buckets `prefetch` loaded.
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        guard settled else {
+            keys.prefetch(Int(slot))
+            return
+        }
+        let key = keys[slot]
+        if let inStack = stackRecords.find(key) { stackRecords.prefetchRecord(inStack) }
+        if let inQueue = queueRecords.find(key) { queueRecords.prefetchRecord(inQueue) }
     }
 
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
@@ -434,13 +483,14 @@ public struct LIRSPolicy: EvictionPolicy {
     // A key that may have stopped being resident: its slot goes to the engine as evicted, unless
     // it is the key being hit (settled when the hit is over).
     private mutating func settle(_ key: UInt64) {
-        guard key != current else { return }
-        guard let slot = resident.slot(for: key), !isResident(key) else { return }
+        // (Whether it is resident first: S's and Q's buckets for `key` were just read.)
+        guard key != current, !isResident(key), let slot = resident.slot(for: key) else { return }
         resident.remove(key)
         pending.push(slot)
     }
 
-    private func isResident(_ key: UInt64) -> Bool {
+    // Mutating only so that calling it does not copy the policy (442 bytes) onto the stack.
+    private mutating func isResident(_ key: UInt64) -> Bool {
         let inStack = stackRecords.find(key)
         if let inStack, stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident {
             return true

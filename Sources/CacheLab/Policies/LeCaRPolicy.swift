@@ -139,6 +139,33 @@ public struct LeCaRPolicy: EvictionPolicy {
         if raised < minFrequency { minFrequency = raised }
     }
 
+    /// The ghost bucket a miss on `key` looks up.
+    @inline(__always)
+    public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
+
+    /// LRU's candidate; `prefetchVictim` adds LFU's.
+    @inline(__always)
+    public func victimHint() -> Int32? { recency.first }
+
+    /// Both candidates' links, keys and costs and the oldest ghosts of both FIFOs; once loaded,
+    /// the ghost buckets that evicting either candidate and dropping those ghosts will touch.
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        prefetchCandidate(slot, settled: settled)
+        if let lfuCandidate = frequencyLists[minFrequency].first, lfuCandidate != slot {
+            prefetchCandidate(lfuCandidate, settled: settled)
+        }
+        prefetchOldestGhost(lruGhosts.first, settled: settled)
+        prefetchOldestGhost(lfuGhosts.first, settled: settled)
+    }
+
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        recencyLinks.prefetchMove(slot, settled: settled)
+        frequencyLinks.prefetchMove(slot, settled: settled)
+        if !settled { frequency.prefetch(Int(slot)) }
+    }
+
     public mutating func removed(_ slot: Int32) {
         recency.remove(slot, in: recencyLinks)
         leaveFrequency(slot)
@@ -250,6 +277,24 @@ public struct LeCaRPolicy: EvictionPolicy {
             list.remove(oldest, cost: ghosts.costs[oldest], in: ghosts.links)
             ghosts.remove(oldest)
         }
+    }
+
+    @inline(__always)
+    private mutating func prefetchCandidate(_ slot: Int32, settled: Bool) {
+        recencyLinks.prefetch(slot, settled: settled)
+        frequencyLinks.prefetch(slot, settled: settled)
+        if settled {
+            ghosts.prefetch(keys[slot])
+        } else {
+            keys.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+        }
+    }
+
+    @inline(__always)
+    private mutating func prefetchOldestGhost(_ ghost: Int32?, settled: Bool) {
+        guard let ghost else { return }
+        if settled { ghosts.prefetch(ghosts.key(ghost)) } else { ghosts.prefetchRecord(ghost) }
     }
 
     @inline(__always)

@@ -113,6 +113,32 @@ public struct MQPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint() -> Int32? { nextVictim() }
 
+    /// Qout's bucket for `key`, which every miss looks up.
+    @inline(__always)
+    public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
+
+    /// The victim's links, key and cost, and Qout's oldest ghost; once loaded, the buckets
+    /// remembering the victim and forgetting that ghost will touch.
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        links.prefetch(slot, settled: settled)
+        let oldest = ghostOrder.first
+        if settled {
+            ghosts.prefetch(keys[slot])
+            if let oldest { ghosts.prefetch(ghosts.key(oldest)) }
+        } else {
+            keys.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+            if let oldest { ghosts.prefetchRecord(oldest) }
+        }
+    }
+
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        links.prefetchMove(slot, settled: settled)
+        if !settled { entries.prefetch(Int(slot)) }
+    }
+
     public mutating func removeAll() {
         for queue in 0..<Self.queueCount { queues[queue].removeAll() }
         ghosts.removeAll()

@@ -39,6 +39,10 @@ public struct RandomPolicy: EvictionPolicy {
         return victim
     }
 
+    /// The entry the next eviction will pick if no draw or change comes first.
+    @inline(__always)
+    public func victimHint() -> Int32? { table.peekSample(random) }
+
     public mutating func removeAll() { table.removeAll() }
 
     public func checkedSlots() -> [Int32] { table.checkedSlots(name: "Random") }

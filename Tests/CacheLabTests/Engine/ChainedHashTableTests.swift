@@ -84,6 +84,21 @@ struct ChainedHashTableTests {
         #expect(random.next() == reference.next())
     }
 
+    @Test func aPeekNamesWhatTheNextSampleTakesWhenItsFirstBucketIsFull() {
+        // Given 8 keys in 4 buckets (none empty) and a generator
+        var table = makeTable(hashPower: 2, keys: 1...8)
+        let random = LehmerRandom(seed: 11)
+        for _ in 0..<20 {
+            // Then every peek is the sample that follows it, and draws nothing itself
+            let peeked = table.peekSample(random)
+            #expect(peeked != nil)
+            #expect(table.sample(random) == peeked)
+        }
+        // And an empty table has nothing to name
+        table.removeAll()
+        #expect(table.peekSample(random) == nil)
+    }
+
     @Test func removingUnlinksFromAnywhereInAChain() {
         // Given bucket 3 holding keys 7, 6, 2
         var table = makeTable(hashPower: 2, keys: 1...8)

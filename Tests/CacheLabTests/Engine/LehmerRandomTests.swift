@@ -22,4 +22,13 @@ struct LehmerRandomTests {
         #expect(drawsA == (0..<3).map { _ in b.next() })
         #expect(drawsA != (0..<3).map { _ in c.next() })
     }
+
+    @Test func peekingShowsTheNextTwoDrawsWithoutTakingThem() {
+        let random = LehmerRandom(seed: 99)
+        _ = random.next()
+        let peeked = random.peekTwo()
+        #expect(random.peekTwo() == peeked)
+        #expect((random.next(), random.next()) == peeked)
+        #expect(random.peekTwo() != peeked)
+    }
 }
