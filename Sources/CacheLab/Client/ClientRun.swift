@@ -5,11 +5,11 @@
 /// tier that stores it later pins it right after the insertion; an `unfavourite` hands it back to
 /// each tier's engine as used at that moment. Wanted photos outlive relaunches (favourites are
 /// saved); memory pins do not, disk pins do.
-final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
+final class ClientRun {
     private let client: ClientConfiguration
     // Values are the entries' sizes in bytes, so a pinned entry's bytes are known in unit mode too.
-    private let memoryCache: Cache<UInt64, Int, Memory>?
-    private let diskCache: Cache<UInt64, Int, Disk>?
+    private let memoryCache: ClientTierCache?
+    private let diskCache: ClientTierCache?
     private var memoryPins: PinnedEntries<UInt64, Void>
     private var diskPins: PinnedEntries<UInt64, Void>
     // The photos of the favourites: pinned as each tier stores them.
@@ -20,7 +20,7 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     private let largestInMemory: Int
     // The most the disk tier held at once (engine and pins), in its unit.
     private var diskPeak = 0
-    private let persisted: PersistedOrder<UInt64>?
+    private let persisted: PersistedOrder?
     private let memoryLatency: LatencyModel
     private let diskLatency: LatencyModel
     private var recorder: HistogramRecorder
@@ -45,8 +45,10 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
         }
         self.client = client
         self.recordsOutcomes = recordsOutcomes
-        memoryCache = client.memoryLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
-        diskCache = client.diskLimits.map { Cache(configuration: $0, expectedCount: $0.initialEntries) }
+        memoryCache = client.memoryLimits.map {
+            ClientTierCache(policy: client.memory?.policy ?? .lru, configuration: $0)
+        }
+        diskCache = client.diskLimits.map { ClientTierCache(policy: client.disk?.policy ?? .lru, configuration: $0) }
         memoryPins = PinnedEntries(budget: client.memory?.effectivePinBudget ?? 0)
         largestInMemory = client.memory?.largestEntry ?? .max
         diskPins = PinnedEntries(budget: client.disk?.effectivePinBudget ?? 0)
@@ -83,20 +85,20 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
             downloads.finish(through: nowMicroseconds)
             var outcome: RequestOutcome
             var latency: Int
-            if memoryPins.contains(key) || memoryCache?.value(forKey: key, at: now) != nil {
+            if memoryPins.contains(key) || memoryCache?.value(key, now) != nil {
                 outcome = .memory
                 latency = memoryLatency.hitMicroseconds(size: size)
-            } else if diskPins.contains(key) || diskCache?.value(forKey: key, at: now) != nil {
+            } else if diskPins.contains(key) || diskCache?.value(key, now) != nil {
                 outcome = .disk
                 persisted?.used(key, size: size, at: now)
                 storeInMemory(key, size: memorySize, at: now)
                 latency = diskLatency.hitMicroseconds(size: size)
             } else {
                 outcome = .network
-                if let diskCache, diskCache.insertAfterMiss(size, forKey: key, size: size, at: now) {
+                if let diskCache, diskCache.insertAfterMiss(size, key, now) {
                     persisted?.used(key, size: size, at: now)
                     pinIfWanted(key, in: diskCache, &diskPins, at: now)
-                    diskPeak = max(diskPeak, diskCache.totalCost + diskPins.cost)
+                    diskPeak = max(diskPeak, diskCache.totalCost() + diskPins.cost)
                 }
                 storeInMemory(key, size: memorySize, at: now)
                 latency = memoryLatency.missMicroseconds(size: size)
@@ -135,16 +137,15 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     @inline(__always)
     private func storeInMemory(_ key: UInt64, size: Int, at now: Int64) {
         guard let memoryCache, size <= largestInMemory,
-            memoryCache.insertAfterMiss(size, forKey: key, size: size, at: now)
+            memoryCache.insertAfterMiss(size, key, now)
         else { return }
         pinIfWanted(key, in: memoryCache, &memoryPins, at: now)
-        memoryPeak = max(memoryPeak, memoryCache.totalCost + memoryPins.cost)
+        memoryPeak = max(memoryPeak, memoryCache.totalCost() + memoryPins.cost)
     }
 
     @inline(__always)
-    private func pinIfWanted<Policy>(
-        _ key: UInt64, in cache: Cache<UInt64, Int, Policy>?, _ pins: inout PinnedEntries<UInt64, Void>,
-        at now: Int64
+    private func pinIfWanted(
+        _ key: UInt64, in cache: ClientTierCache?, _ pins: inout PinnedEntries<UInt64, Void>, at now: Int64
     ) {
         guard !wanted.isEmpty, wanted.contains(key), let cache else { return }
         Self.pin(key, in: cache, &pins, at: now)
@@ -152,12 +153,12 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
 
     // Moves `key` from the engine to the pins if it is stored, alive at `now` and fits the budget
     // (as the real tiers' `pin`).
-    private static func pin<Policy>(
-        _ key: UInt64, in cache: Cache<UInt64, Int, Policy>, _ pins: inout PinnedEntries<UInt64, Void>, at now: Int64
+    private static func pin(
+        _ key: UInt64, in cache: ClientTierCache, _ pins: inout PinnedEntries<UInt64, Void>, at now: Int64
     ) {
-        guard !pins.contains(key), cache.isLive(key, at: now), let cost = cache.cost(forKey: key),
+        guard !pins.contains(key), cache.isLive(key, now), let cost = cache.cost(key),
             pins.admits(cost: cost),
-            let size = cache.removeValue(forKey: key)
+            let size = cache.removeValue(key)
         else { return }
         pins.set(key, (), cost: cost, size: size)
     }
@@ -176,12 +177,12 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 memoryPins.removeAll()
                 if let diskCache {
                     persisted?.rebuild(diskCache, keeping: diskPins)
-                    diskCache.sweep(limit: diskCache.configuration.capacity, trimRatio: 1, at: event.time)
+                    diskCache.sweep(diskCache.configuration.capacity, 1, event.time)
                 }
             case .trimMemory(let target):
-                memoryCache?.trim(toCost: target)
+                memoryCache?.trim(target)
             case .sweepDisk(let limit, let trimRatio):
-                diskCache?.sweep(limit: limit, trimRatio: trimRatio, at: event.time)
+                diskCache?.sweep(limit, trimRatio, event.time)
             case .pin(let key):
                 result.favouriteEvents += 1
                 wanted.insert(key)
@@ -191,10 +192,10 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
                 result.favouriteEvents += 1
                 wanted.remove(key)
                 if let entry = memoryPins.remove(key) {
-                    memoryCache?.restore(entry.size, forKey: key, size: entry.size, at: event.time)
+                    _ = memoryCache?.restore(entry.size, key, event.time)
                 }
                 if let entry = diskPins.remove(key), let diskCache {
-                    if diskCache.restore(entry.size, forKey: key, size: entry.size, at: event.time) {
+                    if diskCache.restore(entry.size, key, event.time) {
                         persisted?.used(key, size: entry.size, at: event.time)
                     } else {
                         persisted?.forget(key)
@@ -207,9 +208,12 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
     func finish() -> RunResult {
         var result = result
         tally.apply(to: &result)
-        result.evictions = (memoryCache?.evictions ?? 0) + (diskCache?.evictions ?? 0)
-        result.expirations = (memoryCache?.expirations ?? 0) + (diskCache?.expirations ?? 0)
-        result.notAdmitted = (memoryCache?.notAdmitted ?? 0) + (diskCache?.notAdmitted ?? 0)
+        let none = (evictions: 0, expirations: 0, notAdmitted: 0)
+        let memory = memoryCache?.counts() ?? none
+        let disk = diskCache?.counts() ?? none
+        result.evictions = memory.evictions + disk.evictions
+        result.expirations = memory.expirations + disk.expirations
+        result.notAdmitted = memory.notAdmitted + disk.notAdmitted
         result.pins = PinSummary(memory: memoryPins, disk: diskPins)
         result.memoryPeakCost = memoryPeak
         result.diskPeakBytes = diskPeak
@@ -224,41 +228,41 @@ final class ClientRun<Memory: EvictionPolicy, Disk: EvictionPolicy> {
 
 /// What a persistent disk tier remembers of each entry: its size and last use, in order of last
 /// use. Kept beside the simulated disk so a relaunch can rebuild it as `DiskTier` does at open.
-private final class PersistedOrder<Key: CacheKey> {
+private final class PersistedOrder {
     struct LastUse {
         var time: Int64
         var size: Int
     }
 
     // LRU over the disk's keys: next victim = least recently used. Unlimited, one unit each.
-    private let recency: Cache<Key, LastUse, LRUPolicy>
+    private let recency: Cache<UInt64, LastUse, LRUPolicy>
 
-    init<Value, Disk>(of disk: Cache<Key, Value, Disk>, expectedCount: Int) {
+    init(of disk: ClientTierCache, expectedCount: Int) {
         recency = Cache(
             configuration: CacheConfiguration(capacity: 1 << 50, sizeMode: .unit), expectedCount: expectedCount)
-        disk.onRemoval = { [recency] key, _, _ in _ = recency.removeValue(forKey: key) }
+        disk.observeRemovals { [recency] key in _ = recency.removeValue(forKey: key) }
     }
 
     /// Records a disk hit or insertion of `key` at `now`.
     @inline(__always)
-    func used(_ key: Key, size: Int, at now: Int64) {
+    func used(_ key: UInt64, size: Int, at now: Int64) {
         recency.insert(LastUse(time: now, size: size), forKey: key, size: 1, at: now)
     }
 
     /// Forgets `key`: it is no longer on disk.
-    func forget(_ key: Key) {
+    func forget(_ key: UInt64) {
         _ = recency.removeValue(forKey: key)
     }
 
     /// Empties `disk` and inserts every entry again, least recently used first, at its last use,
     /// but for the pinned ones, which stay out of the engine (their last use is still kept).
-    func rebuild<Disk, Pinned>(_ disk: Cache<Key, Int, Disk>, keeping pins: PinnedEntries<Key, Pinned>) {
+    func rebuild<Pinned>(_ disk: ClientTierCache, keeping pins: PinnedEntries<UInt64, Pinned>) {
         let keys = recency.storedKeys
         disk.removeAll()
         for key in keys {
             // Reading in order re-touches every key in the same order: the recency list is unchanged.
             guard let use = recency.value(forKey: key, at: 0), !pins.contains(key) else { continue }
-            if !disk.restore(use.size, forKey: key, size: use.size, at: use.time) {
+            if !disk.restore(use.size, key, use.time) {
                 _ = recency.removeValue(forKey: key)
             }
         }

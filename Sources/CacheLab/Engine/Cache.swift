@@ -196,8 +196,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     private let values = SlotArray<Value?>(count: 0, filling: nil)
     private var freeSlots = SlotStack()
-    /// The victim hint the last prefetch saw (nil before the first).
+    /// The victim hint the last prefetch saw (nil before the first), and the victim it said
+    /// would follow that one, already loading.
     private var lastVictimHint: Int32?
+    private var followingVictimHint: Int32?
     private(set) var policy: Policy
     /// The random numbers of the policy and the admission filter, one stream as libCacheSim's.
     let random: LehmerRandom
@@ -238,15 +240,21 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         index.prefetch(key)
         policy.prefetch(key.hashBits)
         // The next victim's entry and links; once they have had a request's time to arrive (the
-        // same victim as last time), its key's bucket too.
+        // same victim as last time, or the one that was to follow it), its key's bucket too.
         guard let victim = policy.victimHint() else { return }
-        let settled = victim == lastVictimHint
+        let settled = victim == lastVictimHint || victim == followingVictimHint
         if settled {
             if let key = entries[victim].key { index.prefetch(key) }
+            // The victim after it starts loading now, so it is settled when its turn comes.
+            if let following = policy.victimHint(after: victim), following != followingVictimHint {
+                entries.prefetch(Int(following))
+                policy.prefetchVictim(following, settled: false)
+                followingVictimHint = following
+            }
         } else {
             entries.prefetch(Int(victim))
-            lastVictimHint = victim
         }
+        lastVictimHint = victim
         policy.prefetchVictim(victim, settled: settled)
     }
 

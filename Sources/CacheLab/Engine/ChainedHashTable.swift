@@ -124,12 +124,13 @@ struct ChainedHashTable {
         return slot
     }
 
-    /// The entry `sample(random)` will return if its first draw lands on a non-empty bucket and
-    /// nothing changes before it; nil when that draw lands on an empty one. Draws nothing.
+    /// The entry `sample(random)` will return, after `skipping` draws, if its first draw lands
+    /// on a non-empty bucket and nothing changes before it; nil when that draw lands on an empty
+    /// one. Draws nothing.
     @inline(__always)
-    func peekSample(_ random: LehmerRandom) -> Int32? {
+    func peekSample(_ random: LehmerRandom, skipping: Int = 0) -> Int32? {
         guard count > 0 else { return nil }
-        let (bucketDraw, positionDraw) = random.peekTwo()
+        let (bucketDraw, positionDraw) = random.peekTwo(skipping: skipping)
         let first = head(Int(bucketDraw & mask))
         guard first >= 0 else { return nil }
         var length: UInt64 = 0

@@ -41,6 +41,13 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// the victim's entry and index bucket before the eviction comes. A hint: nothing may change.
     func victimHint() -> Int32?
 
+    /// The slot `evict()` would most likely return after `slot` (the next in a FIFO or LRU
+    /// queue), or nil when the policy cannot tell cheaply. Asked once `slot`'s data has arrived
+    /// (it was the victim hint on an earlier request), so it may be read: the replay then loads
+    /// the following victim while the first is still waiting, and that one's data is there when
+    /// its turn comes. A hint: nothing may change.
+    func victimHint(after slot: Int32) -> Int32?
+
     /// Starts loading what evicting `slot` will read of the policy's own per-slot data (its
     /// links). `settled`: it was asked before for this slot, whose data may be read now to look
     /// one step further (the slot after it). A hint: nothing may change.
@@ -160,6 +167,9 @@ extension EvictionPolicy {
 
     @inline(__always)
     public func victimHint() -> Int32? { nil }
+
+    @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? { nil }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {}

@@ -24,13 +24,19 @@ public final class LehmerRandom {
     }
 
     /// The next draw.
-    /// The next two numbers `next()` will give, without drawing them (for hints).
+    /// The two numbers `next()` will give after the next `skipping`, without drawing any (for
+    /// hints).
     @inline(__always)
-    func peekTwo() -> (UInt64, UInt64) {
-        let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
-        let first = high &* Self.multiplier &+ carry
-        let (carry2, _) = product.multipliedFullWidth(by: Self.multiplier)
-        return (first, first &* Self.multiplier &+ carry2)
+    func peekTwo(skipping: Int = 0) -> (UInt64, UInt64) {
+        var (high, low) = (self.high, self.low)
+        @inline(__always) func step() -> UInt64 {
+            let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
+            low = product
+            high = high &* Self.multiplier &+ carry
+            return high
+        }
+        for _ in 0..<skipping { _ = step() }
+        return (step(), step())
     }
 
     @inline(__always)

@@ -6,8 +6,8 @@ extension RunCell {
             return configuration.policy.withOrder(
                 SimulatedRunFactory(configuration: configuration, latency: latency, context: context))
         case .client(let client, let outcomes):
-            return (client.memory?.policy ?? .lru).withOrderOpened(
-                ClientRunFactory(client: client, recordsOutcomes: outcomes, context: context))
+            let run = ClientRun(client: client, recordsOutcomes: outcomes, context: context)
+            return CellReplay(replay: { run.replay($0) }, finish: { .run(run.finish()) })
         case .lruStack(let capacities, let sizeMode, let tier):
             let pass = LRUStackPass(capacities: capacities, sizeMode: sizeMode, tier: tier, context: context)
             return CellReplay(replay: { pass.replay($0) }, finish: { pass.finish() })

@@ -106,18 +106,20 @@ public struct LIRSPolicy: EvictionPolicy {
         // The records the next evictions start from; once they have arrived (the same record as
         // on the request before), the buckets their keys will be looked up in.
         let oldest = (queue: queue.first, bottom: stack.first, nonResident: nonResident.first)
-        if let record = oldest.queue {
-            if record == hinted.queue { prefetchBuckets(queueRecords.key(record)) } else { queueRecords.prefetchRecord(record) }
+        if let record = oldest.queue, record == hinted.queue {
+            prefetchBuckets(queueRecords.key(record))
+        } else if let record = oldest.queue {
+            queueRecords.prefetchRecord(record)
         }
-        if let record = oldest.bottom {
-            if record == hinted.bottom { prefetchBuckets(stackRecords.key(record)) } else { stackRecords.prefetchRecord(record) }
+        if let record = oldest.bottom, record == hinted.bottom {
+            prefetchBuckets(stackRecords.key(record))
+        } else if let record = oldest.bottom {
+            stackRecords.prefetchRecord(record)
         }
-        if let record = oldest.nonResident {
-            if record == hinted.nonResident {
-                prefetchBuckets(nonResidentRecords.key(record))
-            } else {
-                nonResidentRecords.prefetchRecord(record)
-            }
+        if let record = oldest.nonResident, record == hinted.nonResident {
+            prefetchBuckets(nonResidentRecords.key(record))
+        } else if let record = oldest.nonResident {
+            nonResidentRecords.prefetchRecord(record)
         }
         hinted = oldest
     }

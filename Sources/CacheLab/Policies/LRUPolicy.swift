@@ -31,6 +31,9 @@ public struct LRUPolicy: EvictionPolicy {
     public func victimHint() -> Int32? { order.first }
 
     @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? { links.next(slot) }
+
+    @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) { links.prefetch(slot, settled: settled) }
 
     @inline(__always)

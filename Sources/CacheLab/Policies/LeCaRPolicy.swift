@@ -71,6 +71,8 @@ public struct LeCaRPolicy: EvictionPolicy {
     private var lfuGhosts = CostedList()
     /// libCacheSim's `n_req`: requests seen, counting the one being served.
     private var requests: Int64 = 0
+    /// LFU's candidate and the oldest ghost of each FIFO when `prefetchVictim` last ran (hints).
+    private var hinted: (lfu: Int32?, lruGhost: Int32?, lfuGhost: Int32?) = (nil, nil, nil)
 
     public init(configuration: CacheConfiguration) {
         self.init(configuration: configuration, lruWeight: 0.5, updatesWeights: true)
@@ -147,16 +149,23 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint() -> Int32? { recency.first }
 
+    /// LRU's candidate after `slot`.
+    @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? { recencyLinks.next(slot) }
+
     /// Both candidates' links, keys and costs and the oldest ghosts of both FIFOs; once loaded,
     /// the ghost buckets that evicting either candidate and dropping those ghosts will touch.
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         prefetchCandidate(slot, settled: settled)
-        if let lfuCandidate = frequencyLists[minFrequency].first, lfuCandidate != slot {
-            prefetchCandidate(lfuCandidate, settled: settled)
+        // Each of the others is settled once it is what it was on the request before.
+        let others = (lfu: frequencyLists[minFrequency].first, lruGhost: lruGhosts.first, lfuGhost: lfuGhosts.first)
+        if let lfuCandidate = others.lfu, lfuCandidate != slot {
+            prefetchCandidate(lfuCandidate, settled: lfuCandidate == hinted.lfu)
         }
-        prefetchOldestGhost(lruGhosts.first, settled: settled)
-        prefetchOldestGhost(lfuGhosts.first, settled: settled)
+        prefetchOldestGhost(others.lruGhost, settled: others.lruGhost == hinted.lruGhost)
+        prefetchOldestGhost(others.lfuGhost, settled: others.lfuGhost == hinted.lfuGhost)
+        hinted = others
     }
 
     @inline(__always)

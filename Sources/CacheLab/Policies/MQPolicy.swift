@@ -45,6 +45,8 @@ public struct MQPolicy: EvictionPolicy {
     private var ghostOrder = CostedList()
     /// The count Qout remembered for the miss being served, if it was there.
     private var returningCount: Int32?
+    /// Qout's oldest ghost when `prefetchVictim` last ran (a hint).
+    private var hintedGhost: Int32?
 
     struct Entry {
         var expiry: Int64 = 0
@@ -113,6 +115,10 @@ public struct MQPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint() -> Int32? { nextVictim() }
 
+    /// The next in `slot`'s queue.
+    @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? { links.next(slot) }
+
     /// Qout's bucket for `key`, which every miss looks up.
     @inline(__always)
     public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
@@ -122,15 +128,18 @@ public struct MQPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         links.prefetch(slot, settled: settled)
-        let oldest = ghostOrder.first
         if settled {
             ghosts.prefetch(keys[slot])
-            if let oldest { ghosts.prefetch(ghosts.key(oldest)) }
         } else {
             keys.prefetch(Int(slot))
             costs.prefetch(Int(slot))
-            if let oldest { ghosts.prefetchRecord(oldest) }
         }
+        // Qout's oldest is settled once it is the one it was on the request before.
+        let oldest = ghostOrder.first
+        if let oldest {
+            if oldest == hintedGhost { ghosts.prefetch(ghosts.key(oldest)) } else { ghosts.prefetchRecord(oldest) }
+        }
+        hintedGhost = oldest
     }
 
     @inline(__always)

@@ -121,17 +121,6 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     public func withOrder<Result>(_ body: some PolicyBody<Result>) -> Result {
         withDescription(EvictionOrder(body: body))
     }
-
-    /// Calls `body` with this policy's eviction order as a type opened at run time: generic code,
-    /// not specialized (several times slower per request), for work that holds two policies at
-    /// once, whose specializations would multiply: a client's memory tier × its disk tier is
-    /// 27 × 27 of them, which took a release build from three minutes to ten.
-    func withOrderOpened<Result>(_ body: some PolicyBody<Result>) -> Result {
-        func open<Description: PolicyDescription>(_: Description.Type) -> Result {
-            body.run(Description.Order.self)
-        }
-        return open(described)
-    }
 }
 
 /// Generic work to do with a policy type, for `PolicyKind.withOrder(_:)`.

@@ -43,6 +43,10 @@ public struct RandomPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint() -> Int32? { table.peekSample(random) }
 
+    /// The entry the eviction after that will pick, from the draws after the next two.
+    @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? { table.peekSample(random, skipping: 2) }
+
     public mutating func removeAll() { table.removeAll() }
 
     public func checkedSlots() -> [Int32] { table.checkedSlots(name: "Random") }

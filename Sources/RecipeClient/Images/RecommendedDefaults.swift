@@ -3,9 +3,9 @@ import CacheLab
 
 extension ClientConfiguration {
     /// The image cache `cachelab tune` recommends for the recipe list: memory gdsf 8.39 MB,
-    /// disk sieve 1.57 MB. `ImagePipeline` uses it when given no configuration.
+    /// disk mq 1.57 MB. `ImagePipeline` uses it when given no configuration.
     public static let recommended = ClientConfiguration(
         name: "recommended",
         memory: TierConfiguration(policy: .gdsf, capacity: 8_388_608),
-        disk: TierConfiguration(policy: .sieve, capacity: 1_572_864))
+        disk: TierConfiguration(policy: .mq, capacity: 1_572_864))
 }

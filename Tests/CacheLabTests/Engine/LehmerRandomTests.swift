@@ -30,5 +30,8 @@ struct LehmerRandomTests {
         #expect(random.peekTwo() == peeked)
         #expect((random.next(), random.next()) == peeked)
         #expect(random.peekTwo() != peeked)
+        let further = random.peekTwo(skipping: 3)
+        for _ in 0..<3 { _ = random.next() }
+        #expect((random.next(), random.next()) == further)
     }
 }
