@@ -23,9 +23,8 @@ public final class LehmerRandom {
         low = seed
     }
 
-    /// The next draw.
     /// The two numbers `next()` will give after the next `skipping`, without drawing any (for
-    /// hints).
+    /// hints): `next()`'s steps on a copy of the state.
     @inline(__always)
     func peekTwo(skipping: Int = 0) -> (UInt64, UInt64) {
         var (high, low) = (self.high, self.low)
@@ -39,6 +38,7 @@ public final class LehmerRandom {
         return (step(), step())
     }
 
+    /// The next draw.
     @inline(__always)
     public func next() -> UInt64 {
         let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
