@@ -26,6 +26,9 @@ struct KeyedRecords<Extra> {
 
     var count: Int { index.count }
 
+    /// How many places there are: records are numbered below it (for links kept beside).
+    var capacity: Int { keys.count }
+
     /// The place of `key`'s record, or nil when `key` has none.
     @inline(__always)
     func find(_ key: UInt64) -> Int32? { index.slot(for: key) }
@@ -76,6 +79,9 @@ struct KeyedRecords<Extra> {
         }
         index.removeAll()
     }
+
+    /// The places of the live records (for invariant checks).
+    var places: [Int32] { index.pairs.map(\.1) }
 
     /// Checks the index (stops with a message naming `name` if it is broken).
     func checkInvariants(name: String) {

@@ -7,7 +7,8 @@
 /// it, from three LRU lists of its own: the stack S (LIR entries, resident HIR entries and
 /// non-resident HIR entries, most recent on top), the queue Q of resident HIR entries, and the
 /// list NH of the keys that became non-resident, oldest first. An entry in S and one in Q are
-/// separate records of the same key. Its rules, in the entries' costs (bytes or one each):
+/// separate entries of the same key, each with its own cost (here one record holds both). Its
+/// rules, in the entries' costs (bytes or one each):
 /// - HIR entries get 1 % of the capacity (truncated, at least 1), LIR entries the rest. A newcomer
 ///   costing more than the HIR share is not stored. A newcomer that fits the LIR set becomes LIR;
 ///   any other becomes HIR in S and Q, after the oldest HIR entries leave while both sets are full.
@@ -19,7 +20,7 @@
 ///   demotions make room first, and eviction runs HIR evictions then a demotion.
 /// - Demoting S's bottom takes whatever is there (normally LIR): it joins Q if it fits the HIR
 ///   share, then S is pruned. Evicting an HIR entry leaves its S record, if any, non-resident.
-/// - After every request, while S's records cost more than twice the capacity, the oldest
+/// - After every request, while S's entries cost more than twice the capacity, the oldest
 ///   non-resident keys leave S.
 /// - libCacheSim's LIR and HIR counts are unsigned and wrap, and it counts the cost held by hand;
 ///   this policy does the same, so that it takes the same decisions where those counts drift.
@@ -36,9 +37,12 @@
 /// resident entry.
 ///
 /// - Complexity: O(1) expected access and insert; evictions O(1) amortized per entry moved or
-///   pruned (hash indexes and intrusive lists in `KeyedRecords`); no allocation once grown.
+///   pruned. One record per key LIRS knows (in S, in Q, in NH, stored, or several at once), found
+///   through one hash index (`KeyedRecords`) and linked into three intrusive lists; a hit reaches
+///   its record through its slot, with no lookup. No allocation once grown.
 /// - Invariant: the engine's live slots are exactly the resident keys (LIR or resident HIR in S,
-///   or in Q), each indexed under its slot; S's cost is the sum of its records'.
+///   or in Q), each record knowing its slot; a record lives while it is in a list or stored; S's
+///   cost is the sum of its records'.
 public struct LIRSPolicy: EvictionPolicy {
     public static let summary =
         "LIR set of reused entries, 1 % for HIR entries evicted first, a stack of recency (libCacheSim LIRS)"
@@ -56,18 +60,20 @@ public struct LIRSPolicy: EvictionPolicy {
     private(set) var hirCount: UInt64 = 0
     /// libCacheSim's count of the cost held, kept by hand as it keeps it.
     private(set) var occupied = 0
-    /// S: every record's flags, in `stack`, bottom (least recent) first.
-    private var stackRecords = KeyedRecords(filler: Flags())
+    /// Every key's record: `records.costs` is its cost in S, `records.links` its place in S.
+    private var records = KeyedRecords(filler: Record())
+    /// S: bottom (least recent) first.
     private var stack = CostedList()
     /// Q: resident HIR records, oldest first.
-    private var queueRecords = KeyedRecords(filler: ())
+    private let queueLinks = SlotLinks()
     private var queue = SlotList()
     /// NH: keys that became non-resident HIR, oldest first.
-    private var nonResidentRecords = KeyedRecords(filler: ())
+    private let nonResidentLinks = SlotLinks()
     private var nonResident = SlotList()
-    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
-    /// The slot of every resident key.
-    private var resident = SlotIndex<UInt64>(minimumCapacity: 16)
+    /// How many records `queueLinks` and `nonResidentLinks` have room for.
+    private var linkedCapacity = 0
+    /// The record of the key in each engine slot.
+    private let recordOf = SlotArray<Int32>(count: 0, filling: 0)
     /// Evicted slots not yet handed to the engine.
     private var pending = SlotStack()
     /// The key being hit: libCacheSim may take it out of Q and put it back in S within the hit.
@@ -78,9 +84,20 @@ public struct LIRSPolicy: EvictionPolicy {
     /// Q's oldest, S's bottom and NH's oldest record when `prefetch` last ran (hints only).
     private var hinted: (queue: Int32?, bottom: Int32?, nonResident: Int32?) = (nil, nil, nil)
 
-    struct Flags {
+    /// What LIRS knows of a key. S and Q hold separate entries of it in libCacheSim, each with
+    /// its own cost: S's is `records.costs`, Q's `queueCost`.
+    struct Record {
+        var inStack = false
+        /// S's flags (false while not in S).
         var isLIR = false
         var isResident = false
+        var inQueue = false
+        var queueCost = 0
+        var inNonResident = false
+        /// The engine slot the key is stored in, nil while it is not.
+        var slot: Int32?
+
+        var isUnused: Bool { !inStack && !inQueue && !inNonResident && slot == nil }
     }
 
     public init(configuration: CacheConfiguration) {
@@ -91,73 +108,46 @@ public struct LIRSPolicy: EvictionPolicy {
     }
 
     public mutating func grow(to slotCount: Int) {
-        keys.grow(to: slotCount, filling: 0)
+        recordOf.grow(to: slotCount, filling: 0)
         pending.reserve(slotCount)
     }
 
-    /// The buckets a request for `key` looks up in S, Q, NH and the resident index, and the
-    /// records an eviction or a demotion starts from (Q's oldest, S's bottom).
+    /// The bucket a request for `key` looks up, and the records the next evictions start from;
+    /// once those have arrived (the same record as on the request before), their keys' buckets.
     @inline(__always)
     public mutating func prefetch(_ key: UInt64) {
-        stackRecords.prefetch(key)
-        queueRecords.prefetch(key)
-        nonResidentRecords.prefetch(key)
-        resident.prefetch(key)
-        // The records the next evictions start from; once they have arrived (the same record as
-        // on the request before), the buckets their keys will be looked up in.
+        records.prefetch(key)
         let oldest = (queue: queue.first, bottom: stack.first, nonResident: nonResident.first)
-        if let record = oldest.queue, record == hinted.queue {
-            prefetchBuckets(queueRecords.key(record))
-        } else if let record = oldest.queue {
-            queueRecords.prefetchRecord(record)
-        }
-        if let record = oldest.bottom, record == hinted.bottom {
-            prefetchBuckets(stackRecords.key(record))
-        } else if let record = oldest.bottom {
-            stackRecords.prefetchRecord(record)
-        }
-        if let record = oldest.nonResident, record == hinted.nonResident {
-            prefetchBuckets(nonResidentRecords.key(record))
-        } else if let record = oldest.nonResident {
-            nonResidentRecords.prefetchRecord(record)
-        }
+        prefetchOldest(oldest.queue, settled: oldest.queue == hinted.queue)
+        prefetchOldest(oldest.bottom, settled: oldest.bottom == hinted.bottom)
+        prefetchOldest(oldest.nonResident, settled: oldest.nonResident == hinted.nonResident)
         hinted = oldest
     }
 
-    @inline(__always)
-    private mutating func prefetchBuckets(_ key: UInt64) {
-        stackRecords.prefetch(key)
-        queueRecords.prefetch(key)
-        nonResidentRecords.prefetch(key)
-        resident.prefetch(key)
-    }
-
-    /// The hit's key, then (`settled`) its records in S and Q, whose buckets `prefetch` loaded.
+    /// The hit's record, then (`settled`) its place in S.
     @inline(__always)
     public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
         guard settled else {
-            keys.prefetch(Int(slot))
+            recordOf.prefetch(Int(slot))
             return
         }
-        let key = keys[slot]
-        if let inStack = stackRecords.find(key) { stackRecords.prefetchRecord(inStack) }
-        if let inQueue = queueRecords.find(key) { queueRecords.prefetchRecord(inQueue) }
+        records.prefetchRecord(recordOf[slot])
     }
 
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         incoming = nil
         prepared = false
-        // libCacheSim's lookup moves the key's records to the top of S and of Q.
-        let inStack = stackRecords.find(key)
-        if let inStack { stack.moveToTail(inStack, in: stackRecords.links) }
-        let inQueue = queueRecords.find(key)
-        if let inQueue { queue.moveToTail(inQueue, in: queueRecords.links) }
+        // libCacheSim's lookup moves the key's entries to the top of S and of Q.
+        let record = records.find(key)
+        let state = record.map { records.extras[$0] } ?? Record()
+        if let record, state.inStack { stack.moveToTail(record, in: records.links) }
+        if let record, state.inQueue { queue.moveToTail(record, in: queueLinks) }
         let admitted: Bool
         if cost > capacity {
             admitted = false
-        } else if let inStack, !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
+        } else if state.inStack && !state.isLIR && !state.isResident {
             admitted = true
-        } else if inStack == nil && inQueue == nil {
+        } else if !state.inStack && !state.inQueue {
             admitted = UInt64(cost) <= lirLimit && UInt64(cost) <= hirLimit
         } else {
             preconditionFailure("LIRS: a miss on key \(key), which LIRS holds as resident: libCacheSim aborts here")
@@ -178,12 +168,8 @@ public struct LIRSPolicy: EvictionPolicy {
     /// A key coming back while S remembers it is stored at the cost S remembers, as libCacheSim
     /// counts it; any other newcomer at the request's.
     public mutating func storedCost(_ cost: Int) -> Int {
-        guard let (key, _) = incoming else { return cost }
-        let inStack = stackRecords.find(key)
-        guard let inStack, !stackRecords.extras[inStack].isLIR, !stackRecords.extras[inStack].isResident else {
-            return cost
-        }
-        return stackRecords.costs[inStack]
+        guard let (key, _) = incoming, let record = nonResidentInStack(key) else { return cost }
+        return records.costs[record]
     }
 
     public mutating func victimBeforeInsert(cost: Int) -> Int32? {
@@ -205,78 +191,77 @@ public struct LIRSPolicy: EvictionPolicy {
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
         prepare()
         incoming = nil
-        keys[slot] = key
-        let inStack = stackRecords.find(key)
-        if let inStack, !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
+        if let record = nonResidentInStack(key) {
             // A non-resident key comes back as LIR, at the cost it had.
-            stackRecords.extras[inStack] = Flags(isLIR: true, isResident: true)
-            let stored = stackRecords.costs[inStack]
+            records.extras[record].isLIR = true
+            records.extras[record].isResident = true
+            let stored = records.costs[record]
             lirCount &+= UInt64(stored)
             occupied += stored
-        } else if inStack == nil && !queueRecords.contains(key) {
+        } else if !isInStack(key) && !isInQueue(key) {
             if lirCount &+ UInt64(cost) <= lirLimit {
-                push(key, cost: cost, Flags(isLIR: true, isResident: true))
+                push(key, cost: cost, isLIR: true)
                 lirCount &+= UInt64(cost)
             } else {
                 // HIR, whether or not the HIR set has room (libCacheSim's two branches agree).
-                push(key, cost: cost, Flags(isLIR: false, isResident: true))
+                push(key, cost: cost, isLIR: false)
                 enqueue(key, cost: cost)
                 hirCount &+= UInt64(cost)
             }
             occupied += cost
         }
-        resident.insert(key, slot: slot)
+        let record = self.record(key)
+        records.extras[record].slot = slot
+        recordOf[slot] = record
         limitStack()
     }
 
     public mutating func accessed(_ slot: Int32) {
-        let key = keys[slot]
+        let record = recordOf[slot]
+        let key = records.key(record)
         current = key
-        let inStack = stackRecords.find(key)
-        if let inStack { stack.moveToTail(inStack, in: stackRecords.links) }
-        let inQueue = queueRecords.find(key)
-        if let inQueue { queue.moveToTail(inQueue, in: queueRecords.links) }
-        if let inStack {
-            let flags = stackRecords.extras[inStack]
-            if flags.isLIR {
+        let state = records.extras[record]
+        if state.inStack { stack.moveToTail(record, in: records.links) }
+        if state.inQueue { queue.moveToTail(record, in: queueLinks) }
+        if state.inStack {
+            if state.isLIR {
                 prune()
-            } else if flags.isResident {
-                hitResidentHIRInStack(inStack, inQueue, key: key)
+            } else if state.isResident {
+                hitResidentHIRInStack(record)
             }
-        } else if let inQueue {
-            hitResidentHIRInQueue(inQueue, key: key)
+        } else if state.inQueue {
+            hitResidentHIRInQueue(record)
         }
         limitStack()
         current = nil
-        settle(key)
+        // (The record lives on: it holds the slot.)
+        settle(record)
     }
 
     public mutating func removed(_ slot: Int32) {
-        let key = keys[slot]
-        resident.remove(key)
-        let inStack = stackRecords.find(key)
-        if let inStack, stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident {
-            if stackRecords.extras[inStack].isLIR {
-                lirCount &-= UInt64(stackRecords.costs[inStack])
-                occupied -= stackRecords.costs[inStack]
+        let record = recordOf[slot]
+        records.extras[record].slot = nil
+        let state = records.extras[record]
+        if state.inStack && (state.isLIR || state.isResident) {
+            if state.isLIR {
+                lirCount &-= UInt64(records.costs[record])
+                occupied -= records.costs[record]
             }
-            pop(inStack)
+            unlinkFromStack(record)
         }
-        if let inQueue = queueRecords.find(key) {
-            hirCount &-= UInt64(queueRecords.costs[inQueue])
-            occupied -= queueRecords.costs[inQueue]
-            dequeue(inQueue)
+        if state.inQueue {
+            hirCount &-= UInt64(state.queueCost)
+            occupied -= state.queueCost
+            unlinkFromQueue(record)
         }
+        releaseIfUnused(record)
     }
 
     public mutating func removeAll() {
-        stackRecords.removeAll()
+        records.removeAll()
         stack.removeAll()
-        queueRecords.removeAll()
         queue.removeAll()
-        nonResidentRecords.removeAll()
         nonResident.removeAll()
-        resident.removeAll()
         pending.removeAll()
         lirCount = 0
         hirCount = 0
@@ -287,44 +272,50 @@ public struct LIRSPolicy: EvictionPolicy {
 
     public func checkedSlots() -> [Int32] {
         precondition(pending.isEmpty, "LIRS: evicted slots left undelivered")
-        stackRecords.checkInvariants(name: "LIRS.S")
-        queueRecords.checkInvariants(name: "LIRS.Q")
-        nonResidentRecords.checkInvariants(name: "LIRS.NH")
-        let inStack = stack.checkedSlots(in: stackRecords.links, costs: stackRecords.costs, name: "LIRS.S")
-        precondition(inStack.count == stackRecords.count, "LIRS: S has records outside its list")
-        queue.checkInvariants(in: queueRecords.links, name: "LIRS.Q")
-        precondition(queue.count == queueRecords.count, "LIRS: Q has records outside its list")
-        nonResident.checkInvariants(in: nonResidentRecords.links, name: "LIRS.NH")
-        precondition(nonResident.count == nonResidentRecords.count, "LIRS: NH has records outside its list")
-        resident.checkInvariants()
-        var residentKeys = Set(queue.slots(in: queueRecords.links).map { queueRecords.key($0) })
-        for record in inStack where stackRecords.extras[record].isLIR || stackRecords.extras[record].isResident {
-            residentKeys.insert(stackRecords.key(record))
+        records.checkInvariants(name: "LIRS")
+        let inStack = stack.checkedSlots(in: records.links, costs: records.costs, name: "LIRS.S")
+        queue.checkInvariants(in: queueLinks, name: "LIRS.Q")
+        nonResident.checkInvariants(in: nonResidentLinks, name: "LIRS.NH")
+        let inQueue = queue.slots(in: queueLinks)
+        let inNonResident = nonResident.slots(in: nonResidentLinks)
+        let live = records.places
+        for (list, name, member) in [
+            (inStack, "S", \Record.inStack), (inQueue, "Q", \Record.inQueue),
+            (inNonResident, "NH", \Record.inNonResident),
+        ] {
+            precondition(
+                Set(list) == Set(live.filter { records.extras[$0][keyPath: member] }) && Set(list).count == list.count,
+                "LIRS: \(name) and the records' flags disagree")
         }
-        let pairs = resident.pairs
+        precondition(!live.contains { records.extras[$0].isUnused }, "LIRS: a record in no list and not stored")
+        var residentRecords = Set(inQueue)
+        for record in inStack where records.extras[record].isLIR || records.extras[record].isResident {
+            residentRecords.insert(record)
+        }
+        let stored = live.filter { records.extras[$0].slot != nil }
         precondition(
-            Set(pairs.map(\.0)) == residentKeys && pairs.count == residentKeys.count,
-            "LIRS: \(pairs.count) slots indexed, \(residentKeys.count) keys resident")
-        precondition(pairs.allSatisfy { keys[$0.1] == $0.0 }, "LIRS: a slot holds another key than its index entry")
-        // Next victim first: Q from its oldest, then the rest of the resident keys from S's bottom.
-        var ordered = queue.slots(in: queueRecords.links).map { queueRecords.key($0) }
+            Set(stored) == residentRecords && stored.count == residentRecords.count,
+            "LIRS: \(stored.count) keys stored, \(residentRecords.count) resident")
+        precondition(
+            stored.allSatisfy { recordOf[records.extras[$0].slot!] == $0 },
+            "LIRS: a slot names another record than the one holding it")
+        // Next victim first: Q from its oldest, then the rest of the resident records from S's bottom.
+        var ordered = inQueue
         var seen = Set(ordered)
-        for record in inStack where stackRecords.extras[record].isLIR || stackRecords.extras[record].isResident {
-            if seen.insert(stackRecords.key(record)).inserted { ordered.append(stackRecords.key(record)) }
+        for record in inStack where records.extras[record].isLIR || records.extras[record].isResident {
+            if seen.insert(record).inserted { ordered.append(record) }
         }
-        return ordered.map { resident.slot(for: $0)! }
+        return ordered.map { records.extras[$0].slot! }
     }
 
     /// S from the top down, each key with its state (`L` LIR, `h` resident HIR, `n` non-resident
     /// HIR), and Q's keys from the newest (for tests, in the notation of the specification).
     var stacks: (stack: String, queue: [UInt64]) {
-        let states = stack.slots(in: stackRecords.links).reversed().map { record in
-            let flags = stackRecords.extras[record]
-            return "\(stackRecords.key(record))" + (flags.isLIR ? "L" : flags.isResident ? "h" : "n")
+        let states = stack.slots(in: records.links).reversed().map { record in
+            let state = records.extras[record]
+            return "\(records.key(record))" + (state.isLIR ? "L" : state.isResident ? "h" : "n")
         }
-        return (
-            states.joined(separator: " "), queue.slots(in: queueRecords.links).reversed().map { queueRecords.key($0) }
-        )
+        return (states.joined(separator: " "), queue.slots(in: queueLinks).reversed().map { records.key($0) })
     }
 
     // MARK: libCacheSim's operations
@@ -334,9 +325,8 @@ public struct LIRSPolicy: EvictionPolicy {
     private mutating func prepare() {
         guard let (key, cost) = incoming, !prepared else { return }
         prepared = true
-        let inStack = stackRecords.find(key)
-        if let inStack, !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident {
-            let stored = UInt64(stackRecords.costs[inStack])
+        if let record = nonResidentInStack(key) {
+            let stored = UInt64(records.costs[record])
             while lirCount &+ stored > lirLimit { demoteBottom() }
             forgetNonResident(key)
         } else if lirCount &+ UInt64(cost) > lirLimit && hirCount &+ UInt64(cost) > hirLimit {
@@ -350,41 +340,43 @@ public struct LIRSPolicy: EvictionPolicy {
 
     // libCacheSim's eviction for the miss on `key`; false when it does nothing.
     private mutating func evictForMiss(_ key: UInt64, cost: Int) -> Bool {
-        if let inStack = stackRecords.find(key) {
-            guard !stackRecords.extras[inStack].isLIR && !stackRecords.extras[inStack].isResident else { return false }
+        if isInStack(key) {
+            guard nonResidentInStack(key) != nil else { return false }
             while hirCount >= hirLimit { evictHIR() }
             demoteBottom()
             return true
         }
-        guard !queueRecords.contains(key), lirCount &+ UInt64(cost) > lirLimit, hirCount &+ UInt64(cost) > hirLimit
+        guard !isInQueue(key), lirCount &+ UInt64(cost) > lirLimit, hirCount &+ UInt64(cost) > hirLimit
         else { return false }
         evictHIR()
         return true
     }
 
-    private mutating func hitResidentHIRInStack(_ inStack: Int32, _ inQueue: Int32?, key: UInt64) {
-        if let inQueue {
-            let queued = queueRecords.costs[inQueue]
+    // A hit on a resident HIR entry in S (the record holds the slot, so it lives on throughout).
+    private mutating func hitResidentHIRInStack(_ record: Int32) {
+        if records.extras[record].inQueue {
+            let queued = records.extras[record].queueCost
             hirCount &-= UInt64(queued)
             occupied -= queued
-            dequeue(inQueue)
+            unlinkFromQueue(record)
         }
-        let cost = stackRecords.costs[inStack]
+        let cost = records.costs[record]
         while lirCount &+ UInt64(cost) > lirLimit { demoteBottom() }
-        // The demotions may have taken the record out of S: libCacheSim still counts it as LIR.
-        if let record = stackRecords.find(key) { stackRecords.extras[record].isLIR = true }
+        // The demotions may have taken the entry out of S: libCacheSim still counts it as LIR.
+        if records.extras[record].inStack { records.extras[record].isLIR = true }
         lirCount &+= UInt64(cost)
         occupied += cost
     }
 
-    private mutating func hitResidentHIRInQueue(_ inQueue: Int32, key: UInt64) {
-        let cost = queueRecords.costs[inQueue]
+    // A hit on a resident HIR entry found in Q only.
+    private mutating func hitResidentHIRInQueue(_ record: Int32) {
+        let cost = records.extras[record].queueCost
         // (The demotions may evict this very key from Q: it goes on top of S all the same.)
         while lirCount &+ UInt64(cost) > lirLimit { demoteBottom() }
-        push(key, cost: cost, Flags(isLIR: false, isResident: true))
+        push(records.key(record), cost: cost, isLIR: false)
     }
 
-    // libCacheSim's evict_LIR: S's bottom record leaves S; it joins Q as HIR if it fits the HIR
+    // libCacheSim's evict_LIR: S's bottom entry leaves S; it joins Q as HIR if it fits the HIR
     // share; S is pruned.
     private mutating func demoteBottom() {
         guard let bottom = stack.first else {
@@ -392,10 +384,11 @@ public struct LIRSPolicy: EvictionPolicy {
                 "LIRS: demoting from an empty stack (LIR count \(lirCount) of \(lirLimit)): libCacheSim 0.3.5 "
                     + "crashes here, so there are no counts to give")
         }
-        let key = stackRecords.key(bottom)
-        let cost = stackRecords.costs[bottom]
+        let key = records.key(bottom)
+        let cost = records.costs[bottom]
         lirCount &-= UInt64(cost)
-        pop(bottom)
+        unlinkFromStack(bottom)
+        releaseIfUnused(bottom)
         occupied -= cost
         if UInt64(cost) <= hirLimit {
             while hirCount &+ UInt64(cost) > hirLimit { evictHIR() }
@@ -404,10 +397,10 @@ public struct LIRSPolicy: EvictionPolicy {
             occupied += cost
         }
         prune()
-        settle(key)
+        if let record = records.find(key) { settle(record) }
     }
 
-    // libCacheSim's evict_HIR: Q's oldest leaves the cache; its S record, if any, turns
+    // libCacheSim's evict_HIR: Q's oldest leaves the cache; its S entry, if any, turns
     // non-resident and its key joins NH.
     private mutating func evictHIR() {
         guard let oldest = queue.first else {
@@ -415,39 +408,35 @@ public struct LIRSPolicy: EvictionPolicy {
                 "LIRS: evicting an HIR entry from an empty queue (HIR count \(hirCount) of \(hirLimit)): "
                     + "libCacheSim 0.3.5 crashes here, so there are no counts to give")
         }
-        let key = queueRecords.key(oldest)
-        let cost = queueRecords.costs[oldest]
+        let cost = records.extras[oldest].queueCost
         hirCount &-= UInt64(cost)
-        dequeue(oldest)
-        if let inStack = stackRecords.find(key) {
-            stackRecords.extras[inStack].isResident = false
-            rememberNonResident(key, cost: cost)
+        unlinkFromQueue(oldest)
+        if records.extras[oldest].inStack {
+            records.extras[oldest].isResident = false
+            rememberNonResident(oldest)
         }
         occupied -= cost
-        settle(key)
+        settle(oldest)
     }
 
-    // HIR records leave S's bottom until an LIR record is there; the top record always stays.
+    // HIR entries leave S's bottom until an LIR entry is there; the top entry always stays.
     private mutating func prune() {
         while let bottom = stack.first, bottom != stack.tail {
-            let flags = stackRecords.extras[bottom]
-            if flags.isLIR { break }
-            let key = stackRecords.key(bottom)
-            if !flags.isResident { forgetNonResident(key) }
-            pop(bottom)
-            settle(key)
+            let state = records.extras[bottom]
+            if state.isLIR { break }
+            if !state.isResident && state.inNonResident { unlinkFromNonResident(bottom) }
+            unlinkFromStack(bottom)
+            settle(bottom)
         }
     }
 
-    // While S's records cost more than twice the capacity, the oldest non-resident keys leave S.
+    // While S's entries cost more than twice the capacity, the oldest non-resident keys leave S.
     private mutating func limitStack() {
         while stack.cost > capacity && stack.cost - capacity > capacity {
             guard let oldest = nonResident.first else { break }
-            let key = nonResidentRecords.key(oldest)
-            if let inStack = stackRecords.find(key) { pop(inStack) }
-            nonResident.remove(oldest, in: nonResidentRecords.links)
-            nonResidentRecords.remove(oldest)
-            settle(key)
+            if records.extras[oldest].inStack { unlinkFromStack(oldest) }
+            unlinkFromNonResident(oldest)
+            settle(oldest)
         }
     }
 
@@ -458,84 +447,133 @@ public struct LIRSPolicy: EvictionPolicy {
                 evictHIR()
                 continue
             }
-            // The lowest resident record of S.
+            // The lowest resident entry of S.
             var cursor = stack.first
-            while let record = cursor, !stackRecords.extras[record].isLIR && !stackRecords.extras[record].isResident {
-                cursor = stackRecords.links.next(record)
+            while let record = cursor, !records.extras[record].isLIR && !records.extras[record].isResident {
+                cursor = records.links.next(record)
             }
             guard let record = cursor else { preconditionFailure("LIRS: the engine holds entries LIRS does not") }
-            let key = stackRecords.key(record)
-            let cost = stackRecords.costs[record]
-            if stackRecords.extras[record].isLIR {
-                lirCount &-= UInt64(cost)
-                occupied -= cost
-                pop(record)
+            if records.extras[record].isLIR {
+                lirCount &-= UInt64(records.costs[record])
+                occupied -= records.costs[record]
+                unlinkFromStack(record)
                 prune()
             } else {
                 // A resident HIR entry libCacheSim no longer counts: it turns non-resident.
-                stackRecords.extras[record].isResident = false
-                rememberNonResident(key, cost: cost)
+                records.extras[record].isResident = false
+                rememberNonResident(record)
             }
-            settle(key)
+            settle(record)
         } while pending.isEmpty
     }
 
     // MARK: Records
 
-    // A key that may have stopped being resident: its slot goes to the engine as evicted, unless
-    // it is the key being hit (settled when the hit is over).
-    private mutating func settle(_ key: UInt64) {
-        // (Whether it is resident first: S's and Q's buckets for `key` were just read.)
-        guard key != current, !isResident(key), let slot = resident.slot(for: key) else { return }
-        resident.remove(key)
-        pending.push(slot)
-    }
-
-    // Mutating only so that calling it does not copy the policy (442 bytes) onto the stack.
-    private mutating func isResident(_ key: UInt64) -> Bool {
-        let inStack = stackRecords.find(key)
-        if let inStack, stackRecords.extras[inStack].isLIR || stackRecords.extras[inStack].isResident {
-            return true
+    // A record whose key may have stopped being resident: its slot goes to the engine as
+    // evicted, unless it is the key being hit (settled when the hit is over); then the record
+    // goes if nothing holds it. `record` must be live or have been released just now by the
+    // caller's unlinking (then nothing is left to do: a stored record is never released).
+    private mutating func settle(_ record: Int32) {
+        let state = records.extras[record]
+        if records.key(record) != current, let slot = state.slot, !Self.isResident(state) {
+            records.extras[record].slot = nil
+            pending.push(slot)
         }
-        return queueRecords.contains(key)
+        releaseIfUnused(record)
     }
 
-    private mutating func push(_ key: UInt64, cost: Int, _ flags: Flags) {
-        let record = stackRecords.add(key, cost: cost, extra: flags)
-        stack.append(record, cost: cost, in: stackRecords.links)
+    private static func isResident(_ state: Record) -> Bool {
+        (state.inStack && (state.isLIR || state.isResident)) || state.inQueue
     }
 
-    private mutating func pop(_ record: Int32) {
-        stack.remove(record, cost: stackRecords.costs[record], in: stackRecords.links)
-        stackRecords.remove(record)
+    @inline(__always)
+    private func isInStack(_ key: UInt64) -> Bool { records.find(key).map { records.extras[$0].inStack } ?? false }
+
+    @inline(__always)
+    private func isInQueue(_ key: UInt64) -> Bool { records.find(key).map { records.extras[$0].inQueue } ?? false }
+
+    // `key`'s record if it is in S as a non-resident HIR entry.
+    @inline(__always)
+    private func nonResidentInStack(_ key: UInt64) -> Int32? {
+        guard let record = records.find(key) else { return nil }
+        let state = records.extras[record]
+        return state.inStack && !state.isLIR && !state.isResident ? record : nil
     }
 
-    // A key already in Q (libCacheSim would link a second record, which its tests never met)
+    // `key`'s record, made (in no list, not stored) if it has none.
+    private mutating func record(_ key: UInt64) -> Int32 {
+        if let record = records.find(key) { return record }
+        let record = records.add(key, cost: 0, extra: Record())
+        if Int(record) >= linkedCapacity {
+            linkedCapacity = records.capacity
+            queueLinks.grow(to: linkedCapacity)
+            nonResidentLinks.grow(to: linkedCapacity)
+        }
+        return record
+    }
+
+    private mutating func releaseIfUnused(_ record: Int32) {
+        guard records.extras[record].isUnused, records.find(records.key(record)) == record else { return }
+        records.remove(record)
+    }
+
+    private mutating func push(_ key: UInt64, cost: Int, isLIR: Bool) {
+        let record = self.record(key)
+        records.costs[record] = cost
+        records.extras[record].inStack = true
+        records.extras[record].isLIR = isLIR
+        records.extras[record].isResident = true
+        stack.append(record, cost: cost, in: records.links)
+    }
+
+    // Out of S, its flags cleared; the caller releases the record if nothing else holds it.
+    private mutating func unlinkFromStack(_ record: Int32) {
+        stack.remove(record, cost: records.costs[record], in: records.links)
+        records.extras[record].inStack = false
+        records.extras[record].isLIR = false
+        records.extras[record].isResident = false
+    }
+
+    // A key already in Q (libCacheSim would link a second entry, which its tests never met)
     // becomes Q's newest.
     private mutating func enqueue(_ key: UInt64, cost: Int) {
-        if let present = queueRecords.find(key) {
-            queue.moveToTail(present, in: queueRecords.links)
-            return
-        }
-        queue.append(queueRecords.add(key, cost: cost, extra: ()), in: queueRecords.links)
+        let record = self.record(key)
+        if !records.extras[record].inQueue { records.extras[record].queueCost = cost }
+        Self.join(record, member: records.extras[record].inQueue, &queue, queueLinks)
+        records.extras[record].inQueue = true
     }
 
-    private mutating func dequeue(_ record: Int32) {
-        queue.remove(record, in: queueRecords.links)
-        queueRecords.remove(record)
+    private mutating func unlinkFromQueue(_ record: Int32) {
+        queue.remove(record, in: queueLinks)
+        records.extras[record].inQueue = false
     }
 
-    private mutating func rememberNonResident(_ key: UInt64, cost: Int) {
-        if let present = nonResidentRecords.find(key) {
-            nonResident.moveToTail(present, in: nonResidentRecords.links)
-            return
-        }
-        nonResident.append(nonResidentRecords.add(key, cost: cost, extra: ()), in: nonResidentRecords.links)
+    // A key already in NH becomes its newest.
+    private mutating func rememberNonResident(_ record: Int32) {
+        Self.join(record, member: records.extras[record].inNonResident, &nonResident, nonResidentLinks)
+        records.extras[record].inNonResident = true
+    }
+
+    // `record` becomes the newest of `list`: moved there if it is a `member` already, else added.
+    @inline(__always)
+    private static func join(_ record: Int32, member: Bool, _ list: inout SlotList, _ links: SlotLinks) {
+        if member { list.moveToTail(record, in: links) } else { list.append(record, in: links) }
+    }
+
+    private mutating func unlinkFromNonResident(_ record: Int32) {
+        nonResident.remove(record, in: nonResidentLinks)
+        records.extras[record].inNonResident = false
     }
 
     private mutating func forgetNonResident(_ key: UInt64) {
-        guard let record = nonResidentRecords.find(key) else { return }
-        nonResident.remove(record, in: nonResidentRecords.links)
-        nonResidentRecords.remove(record)
+        guard let record = records.find(key), records.extras[record].inNonResident else { return }
+        unlinkFromNonResident(record)
+        releaseIfUnused(record)
+    }
+
+    @inline(__always)
+    private mutating func prefetchOldest(_ record: Int32?, settled: Bool) {
+        guard let record else { return }
+        if settled { records.prefetch(records.key(record)) } else { records.prefetchRecord(record) }
     }
 }
