@@ -49,6 +49,30 @@ struct KeyedRecords<Extra> {
         links.prefetch(record, settled: false)
     }
 
+    /// For a record a policy will soon take out or move (a queue's oldest): its fields while it
+    /// is new to the caller (`settled` false), then, once they have arrived (the same record as
+    /// on the request before), the bucket its key is indexed in. A hint.
+    @inline(__always)
+    mutating func prefetchComing(_ record: Int32?, settled: Bool) {
+        guard let record else { return }
+        if settled { prefetch(keys[record]) } else { prefetchRecord(record) }
+    }
+
+    /// For an entry about to leave a policy and be remembered here under its key (a ghost): the
+    /// entry's key and cost in the policy's own arrays, then, once they have arrived
+    /// (`settled`), the bucket that key goes to. A hint.
+    @inline(__always)
+    mutating func prefetchRemembering(
+        _ slot: Int32, keys slotKeys: SlotArray<UInt64>, costs: SlotArray<Int>, settled: Bool
+    ) {
+        if settled {
+            prefetch(slotKeys[slot])
+        } else {
+            slotKeys.prefetch(Int(slot))
+            costs.prefetch(Int(slot))
+        }
+    }
+
     @inline(__always)
     func key(_ record: Int32) -> UInt64 { keys[record] }
 

@@ -118,9 +118,9 @@ public struct LIRSPolicy: EvictionPolicy {
     public mutating func prefetch(_ key: UInt64) {
         records.prefetch(key)
         let oldest = (queue: queue.first, bottom: stack.first, nonResident: nonResident.first)
-        prefetchOldest(oldest.queue, settled: oldest.queue == hinted.queue)
-        prefetchOldest(oldest.bottom, settled: oldest.bottom == hinted.bottom)
-        prefetchOldest(oldest.nonResident, settled: oldest.nonResident == hinted.nonResident)
+        records.prefetchComing(oldest.queue, settled: oldest.queue == hinted.queue)
+        records.prefetchComing(oldest.bottom, settled: oldest.bottom == hinted.bottom)
+        records.prefetchComing(oldest.nonResident, settled: oldest.nonResident == hinted.nonResident)
         hinted = oldest
     }
 
@@ -569,11 +569,5 @@ public struct LIRSPolicy: EvictionPolicy {
         guard let record = records.find(key), records.extras[record].inNonResident else { return }
         unlinkFromNonResident(record)
         releaseIfUnused(record)
-    }
-
-    @inline(__always)
-    private mutating func prefetchOldest(_ record: Int32?, settled: Bool) {
-        guard let record else { return }
-        if settled { records.prefetch(records.key(record)) } else { records.prefetchRecord(record) }
     }
 }

@@ -163,8 +163,8 @@ public struct LeCaRPolicy: EvictionPolicy {
         if let lfuCandidate = others.lfu, lfuCandidate != slot {
             prefetchCandidate(lfuCandidate, settled: lfuCandidate == hinted.lfu)
         }
-        prefetchOldestGhost(others.lruGhost, settled: others.lruGhost == hinted.lruGhost)
-        prefetchOldestGhost(others.lfuGhost, settled: others.lfuGhost == hinted.lfuGhost)
+        ghosts.prefetchComing(others.lruGhost, settled: others.lruGhost == hinted.lruGhost)
+        ghosts.prefetchComing(others.lfuGhost, settled: others.lfuGhost == hinted.lfuGhost)
         hinted = others
     }
 
@@ -292,18 +292,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     private mutating func prefetchCandidate(_ slot: Int32, settled: Bool) {
         recencyLinks.prefetch(slot, settled: settled)
         frequencyLinks.prefetch(slot, settled: settled)
-        if settled {
-            ghosts.prefetch(keys[slot])
-        } else {
-            keys.prefetch(Int(slot))
-            costs.prefetch(Int(slot))
-        }
-    }
-
-    @inline(__always)
-    private mutating func prefetchOldestGhost(_ ghost: Int32?, settled: Bool) {
-        guard let ghost else { return }
-        if settled { ghosts.prefetch(ghosts.key(ghost)) } else { ghosts.prefetchRecord(ghost) }
+        ghosts.prefetchRemembering(slot, keys: keys, costs: costs, settled: settled)
     }
 
     @inline(__always)

@@ -128,17 +128,10 @@ public struct MQPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         links.prefetch(slot, settled: settled)
-        if settled {
-            ghosts.prefetch(keys[slot])
-        } else {
-            keys.prefetch(Int(slot))
-            costs.prefetch(Int(slot))
-        }
+        ghosts.prefetchRemembering(slot, keys: keys, costs: costs, settled: settled)
         // Qout's oldest is settled once it is the one it was on the request before.
         let oldest = ghostOrder.first
-        if let oldest {
-            if oldest == hintedGhost { ghosts.prefetch(ghosts.key(oldest)) } else { ghosts.prefetchRecord(oldest) }
-        }
+        ghosts.prefetchComing(oldest, settled: oldest == hintedGhost)
         hintedGhost = oldest
     }
 
