@@ -92,7 +92,8 @@ public enum RawHTTP {
     }
 }
 
-/// One blocking TCP connection to 127.0.0.1, closed when released. Reads time out after 10 s.
+/// One blocking TCP connection to 127.0.0.1, closed when released. Reads time out after 60 s:
+/// on a loaded CI machine the server's handler can wait for seconds before it answers.
 public final class RawConnection {
     public let descriptor: Int32
     private var buffered: [UInt8] = []
@@ -101,7 +102,7 @@ public final class RawConnection {
     public init?(port: Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
