@@ -200,6 +200,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     /// would follow that one, already loading.
     private var lastVictimHint: Int32?
     private var followingVictimHint: Int32?
+    /// The alternative victim the last prefetch saw (`EvictionPolicy.alternativeVictimHint`).
+    private var lastAlternativeHint: Int32?
     private(set) var policy: Policy
     /// The random numbers of the policy and the admission filter, one stream as libCacheSim's.
     let random: LehmerRandom
@@ -256,6 +258,15 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         }
         lastVictimHint = victim
         policy.prefetchVictim(victim, settled: settled)
+        // Another candidate: its entry, then (once that has arrived) its key's bucket.
+        if let other = policy.alternativeVictimHint(), other != victim {
+            if other == lastAlternativeHint {
+                if let key = entries[other].key { index.prefetch(key) }
+            } else {
+                entries.prefetch(Int(other))
+                lastAlternativeHint = other
+            }
+        }
     }
 
     /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry

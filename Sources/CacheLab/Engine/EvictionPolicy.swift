@@ -48,6 +48,11 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// its turn comes. A hint: nothing may change.
     func victimHint(after slot: Int32) -> Int32?
 
+    /// Another slot `evict()` may return next instead of `victimHint()` (a second expert's
+    /// choice, as LeCaR's LFU candidate), or nil: the replay loads its entry and index bucket
+    /// too. A hint: nothing may change.
+    func alternativeVictimHint() -> Int32?
+
     /// Starts loading what evicting `slot` will read of the policy's own per-slot data (its
     /// links). `settled`: it was asked before for this slot, whose data may be read now to look
     /// one step further (the slot after it). A hint: nothing may change.
@@ -170,6 +175,9 @@ extension EvictionPolicy {
 
     @inline(__always)
     public func victimHint(after slot: Int32) -> Int32? { nil }
+
+    @inline(__always)
+    public func alternativeVictimHint() -> Int32? { nil }
 
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {}

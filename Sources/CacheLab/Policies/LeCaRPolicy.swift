@@ -153,11 +153,17 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint(after slot: Int32) -> Int32? { recencyLinks.next(slot) }
 
-    /// Both candidates' links, keys and costs and the oldest ghosts of both FIFOs; once loaded,
-    /// the ghost buckets that evicting either candidate and dropping those ghosts will touch.
+    /// LFU's candidate: when the two experts differ, a draw may pick it.
+    @inline(__always)
+    public func alternativeVictimHint() -> Int32? { frequencyLists[minFrequency].first }
+
+    /// Both candidates' links, keys, costs and frequencies and the oldest ghosts of both FIFOs;
+    /// once loaded, the ghost buckets that evicting either candidate and dropping those ghosts
+    /// will touch. For a slot after LRU's candidate (`victimHint(after:)`), that slot's only.
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         prefetchCandidate(slot, settled: settled)
+        guard slot == recency.first else { return }
         // Each of the others is settled once it is what it was on the request before.
         let others = (lfu: frequencyLists[minFrequency].first, lruGhost: lruGhosts.first, lfuGhost: lfuGhosts.first)
         if let lfuCandidate = others.lfu, lfuCandidate != slot {
@@ -292,6 +298,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     private mutating func prefetchCandidate(_ slot: Int32, settled: Bool) {
         recencyLinks.prefetch(slot, settled: settled)
         frequencyLinks.prefetch(slot, settled: settled)
+        if !settled { frequency.prefetch(Int(slot)) }
         ghosts.prefetchRemembering(slot, keys: keys, costs: costs, settled: settled)
     }
 
