@@ -64,7 +64,8 @@ struct AdmissionGoldenTests {
         let result = Replay.simulate(
             Self.trace,
             RunConfiguration(
-                policy: .lru, capacity: capacity, sizeMode: mode, admission: try AdmissionFilter(parsing: filter)))
+                policy: .lru, capacity: capacity, sizeMode: mode, admission: try AdmissionFilter(parsing: filter)),
+            latency: false)
         #expect(result.misses == misses, "\(filter) \(mode) \(capacity)")
     }
 }
@@ -139,7 +140,8 @@ struct RandomizedAdmissionGoldenTests {
         let result = Replay.simulate(
             AdmissionGoldenTests.trace,
             RunConfiguration(
-                policy: policy, capacity: capacity, sizeMode: mode, admission: try AdmissionFilter(parsing: filter)))
+                policy: policy, capacity: capacity, sizeMode: mode, admission: try AdmissionFilter(parsing: filter)),
+            latency: false)
         #expect(result.misses == misses, "\(policy) \(filter) \(mode) \(capacity)")
     }
 }
