@@ -107,15 +107,21 @@ enum Execution {
     /// "replayed 20,000,000 requests through 3 cells in 2.31 s (8.66 M requests/s): reading 1.10 s,
     /// replaying 2.29 s (the busiest of 2 cores)".
     static func timing(_ outcome: PlanOutcome, cells: Int, workers: Int) -> String {
-        timing(requests: outcome.requests, timing: outcome.timing, cells: cells, workers: workers, traces: 1)
+        timing(
+            requests: outcome.requests, replays: outcome.requests * cells, timing: outcome.timing, cells: cells,
+            workers: workers, traces: 1)
     }
 
-    /// The timing line of one plan, or of several (`traces`) added up.
-    static func timing(requests: Int, timing: PlanTiming, cells: Int, workers: Int, traces: Int) -> String {
-        let rate = timing.wall > 0 ? Double(requests) / timing.wall / 1e6 : 0
+    /// The timing line of one plan, or of several (`traces`) added up. `replays` counts each
+    /// request once per cell it went through: the rate is theirs, the work the cores did.
+    static func timing(
+        requests: Int, replays: Int, timing: PlanTiming, cells: Int, workers: Int, traces: Int
+    ) -> String {
+        let rate = timing.wall > 0 ? Double(replays) / timing.wall / 1e6 : 0
         let of = traces > 1 ? " of \(traces) traces" : ""
+        let through = cells == 1 ? "" : " over all cells"
         var line =
-            "replayed \(Report.grouped(requests)) requests\(of) through \(cells) cell\(cells == 1 ? "" : "s") in \(seconds(timing.wall)) (\(Report.decimal(rate, places: 2)) M requests/s)"
+            "replayed \(Report.grouped(requests)) requests\(of) through \(cells) cell\(cells == 1 ? "" : "s") in \(seconds(timing.wall)) (\(Report.decimal(rate, places: 2)) M requests/s\(through))"
         if let nextUses = timing.nextUses {
             line += ": next uses \(seconds(nextUses)) first, then"
         } else {

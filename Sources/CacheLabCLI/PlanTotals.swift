@@ -8,6 +8,8 @@ final class PlanTotals: Sendable {
         var plans = 0
         var cells = 0
         var requests = 0
+        /// Each plan's requests times its cells.
+        var replays = 0
         var timing = PlanTiming(wall: 0, reading: 0, replaying: 0, nextUses: nil)
     }
 
@@ -23,6 +25,7 @@ final class PlanTotals: Sendable {
                     state.plans += 1
                     state.cells += outcome.outputs.count
                     state.requests += outcome.requests
+                    state.replays += outcome.requests * outcome.outputs.count
                     state.timing.wall += timing.wall
                     state.timing.reading += timing.reading
                     state.timing.replaying += timing.replaying
@@ -38,6 +41,7 @@ final class PlanTotals: Sendable {
     func line(workers: Int) -> String {
         let state = state.withLock { $0 }
         return Execution.timing(
-            requests: state.requests, timing: state.timing, cells: state.cells, workers: workers, traces: state.plans)
+            requests: state.requests, replays: state.replays, timing: state.timing, cells: state.cells,
+            workers: workers, traces: state.plans)
     }
 }
