@@ -202,6 +202,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private var followingVictimHint: Int32?
     /// The alternative victim the last prefetch saw (`EvictionPolicy.alternativeVictimHint`).
     private var lastAlternativeHint: Int32?
+    /// With a lookahead of 3: the victims the last prefetch saw coming.
+    private var coming = ComingVictims()
     private(set) var policy: Policy
     /// The random numbers of the policy and the admission filter, one stream as libCacheSim's.
     let random: LehmerRandom
@@ -241,9 +243,27 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     mutating func prefetch(_ key: Key) {
         index.prefetch(key)
         policy.prefetch(key.hashBits)
-        // The next victim's entry and links; once they have had a request's time to arrive (the
-        // same victim as last time, or the one that was to follow it), its key's bucket too.
         guard let victim = policy.victimHint() else { return }
+        if Policy.victimLookahead > 2 {
+            prefetchComing(from: victim)
+        } else {
+            prefetchNextTwo(victim)
+        }
+        // Another candidate: its entry, then (once that has arrived) its key's bucket.
+        if let other = policy.alternativeVictimHint(), other != victim {
+            if other == lastAlternativeHint {
+                if let key = entries[other].key { index.prefetch(key) }
+            } else {
+                entries.prefetch(Int(other))
+                lastAlternativeHint = other
+            }
+        }
+    }
+
+    // The next victim's entry and links; once they have had a request's time to arrive (the
+    // same victim as last time, or the one that was to follow it), its key's bucket too.
+    @inline(__always)
+    private mutating func prefetchNextTwo(_ victim: Int32) {
         let settled = victim == lastVictimHint || victim == followingVictimHint
         if settled {
             if let key = entries[victim].key { index.prefetch(key) }
@@ -258,15 +278,36 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         }
         lastVictimHint = victim
         policy.prefetchVictim(victim, settled: settled)
-        // Another candidate: its entry, then (once that has arrived) its key's bucket.
-        if let other = policy.alternativeVictimHint(), other != victim {
-            if other == lastAlternativeHint {
-                if let key = entries[other].key { index.prefetch(key) }
-            } else {
-                entries.prefetch(Int(other))
-                lastAlternativeHint = other
+    }
+
+    // The next victims (`victimLookahead` of them), each a stage further than on the request
+    // before: its entry and the policy's data, then its key's bucket. A slot's successor is
+    // asked only once its own data has had a request to arrive. So when evictions come back to
+    // back, each victim's bucket was requested a request before its eviction, not in the same
+    // one. (On Random and LeCaR 3 measured faster than 2, and 4 slower than 3.)
+    @inline(__always)
+    private mutating func prefetchComing(from first: Int32) {
+        let seen = coming
+        var now = ComingVictims()
+        var slot = first
+        for depth in 0..<min(Policy.victimLookahead, ComingVictims.capacity) {
+            let stage = seen.stage(of: slot)
+            switch stage {
+            case 0:
+                entries.prefetch(Int(slot))
+                policy.prefetchVictim(slot, settled: false)
+            case 1:
+                if let key = entries[slot].key { index.prefetch(key) }
+                policy.prefetchVictim(slot, settled: true)
+            default:
+                if depth == 0 { policy.prefetchVictim(slot, settled: stage > 0) }
             }
+            now.slots[depth] = slot
+            now.stages[depth] = min(stage + 1, 2)
+            guard stage > 0, let after = policy.victimHint(after: slot) else { break }
+            slot = after
         }
+        coming = now
     }
 
     /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry

@@ -131,28 +131,52 @@ struct ChainedHashTable {
         return slot
     }
 
-    /// The entry `sample(random)` will return, after `skipping` draws, if its first draw lands
-    /// on a non-empty bucket and nothing changes before it; nil when that draw lands on an empty
-    /// one. Draws nothing.
+    /// The entry `sample(random)` will return after `skipping` draws, and how many draws that
+    /// sample takes, if nothing changes before it; nil when the table is empty or the sample
+    /// would halve it (32 empty buckets in a row). Draws nothing.
     @inline(__always)
-    func peekSample(_ random: LehmerRandom, skipping: Int = 0) -> Int32? {
+    func peekSample(_ random: LehmerRandom, skipping: Int = 0) -> (slot: Int32, draws: Int)? {
         guard count > 0 else { return nil }
-        let (bucketDraw, positionDraw) = random.peekTwo(skipping: skipping)
-        let first = head(Int(bucketDraw & mask))
-        guard first >= 0 else { return nil }
+        var stream = random.lookahead(skipping: skipping)
+        var draws = 1
+        var first = head(Int(stream.next() & mask))
+        while first < 0 {
+            guard draws <= 32 else { return nil }
+            draws += 1
+            first = head(Int(stream.next() & mask))
+        }
         var length: UInt64 = 0
         var slot = first
         while slot >= 0 {
             length += 1
             slot = nodes[slot].next
         }
-        var position = positionDraw % length
+        var position = stream.next() % length
         slot = first
         while position > 0 {
             slot = nodes[slot].next
             position -= 1
         }
-        return slot
+        return (slot, draws + 1)
+    }
+
+    /// Starts loading the buckets of the next two draws after `skipping` (a sample's first, and
+    /// its second when the first is empty), for a `prefetchChain` and a `peekSample` to come.
+    @inline(__always)
+    func prefetchBuckets(_ random: LehmerRandom, skipping: Int) {
+        var stream = random.lookahead(skipping: skipping)
+        heads.prefetch(Int(stream.next() & mask))
+        heads.prefetch(Int(stream.next() & mask))
+    }
+
+    /// Starts loading the first entry of the chain the sample after `skipping` draws will walk,
+    /// when one of its first two draws lands on an entry (their buckets should have been loaded).
+    @inline(__always)
+    func prefetchChain(_ random: LehmerRandom, skipping: Int) {
+        var stream = random.lookahead(skipping: skipping)
+        var first = head(Int(stream.next() & mask))
+        if first < 0 { first = head(Int(stream.next() & mask)) }
+        if first >= 0 { nodes.prefetch(Int(first)) }
     }
 
     /// Empties the table, keeping its size.

@@ -32,6 +32,11 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// makes room, as libCacheSim's occupancy does.
     static var resizesOnHit: Bool { get }
 
+    /// How many coming victims the replay loads ahead: 2 (the next and the one after it) or 3.
+    /// A third costs a `victimHint(after:)` more per request; it pays where evictions come back
+    /// to back and each reads more than an LRU list's (Random's chains, LeCaR's ghosts).
+    static var victimLookahead: Int { get }
+
     /// Starts loading what a lookup of `key` will touch in the policy's own tables (ghost lists),
     /// a few requests ahead. A hint: nothing may change.
     mutating func prefetch(_ key: UInt64)
@@ -161,6 +166,8 @@ extension EvictionPolicy {
     public static var needsFuture: Bool { false }
 
     public static var resizesOnHit: Bool { false }
+
+    public static var victimLookahead: Int { 2 }
 
     public mutating func share(_ random: LehmerRandom) {}
 

@@ -11,6 +11,9 @@ public final class LehmerRandom {
 
     private var high: UInt64 = 0
     private var low: UInt64
+    /// How many numbers have been drawn since the start (or the last `reseed`): a hint that
+    /// depends on the coming draws is stale once this moves.
+    private(set) var draws: UInt64 = 0
 
     /// A generator whose 128-bit state starts at `seed`.
     public init(seed: UInt64 = libCacheSimSeed) {
@@ -21,26 +24,35 @@ public final class LehmerRandom {
     public func reseed(_ seed: UInt64) {
         high = 0
         low = seed
+        draws = 0
     }
 
-    /// The two numbers `next()` will give after the next `skipping`, without drawing any (for
-    /// hints): `next()`'s steps on a copy of the state.
-    @inline(__always)
-    func peekTwo(skipping: Int = 0) -> (UInt64, UInt64) {
-        var (high, low) = (self.high, self.low)
-        @inline(__always) func step() -> UInt64 {
-            let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
+    /// The numbers `next()` will give after the next `skipping`, drawn from a copy of the state
+    /// (for hints): the generator itself does not move.
+    struct Lookahead {
+        fileprivate var high: UInt64
+        fileprivate var low: UInt64
+
+        @inline(__always)
+        mutating func next() -> UInt64 {
+            let (carry, product) = low.multipliedFullWidth(by: LehmerRandom.multiplier)
             low = product
-            high = high &* Self.multiplier &+ carry
+            high = high &* LehmerRandom.multiplier &+ carry
             return high
         }
-        for _ in 0..<skipping { _ = step() }
-        return (step(), step())
+    }
+
+    @inline(__always)
+    func lookahead(skipping: Int = 0) -> Lookahead {
+        var copy = Lookahead(high: high, low: low)
+        for _ in 0..<skipping { _ = copy.next() }
+        return copy
     }
 
     /// The next draw.
     @inline(__always)
     public func next() -> UInt64 {
+        draws &+= 1
         let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
         low = product
         high = high &* Self.multiplier &+ carry

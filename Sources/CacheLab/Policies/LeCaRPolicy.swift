@@ -29,6 +29,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     public static let summary =
         "LRU's or LFU's victim, picked at random by weights learnt from ghost hits (libCacheSim LeCaR)"
     public static let relativeCost = 2.0
+    public static var victimLookahead: Int { 3 }
 
     /// Which expert evicted a ghost's entry.
     enum Expert: Int8 {
@@ -71,8 +72,9 @@ public struct LeCaRPolicy: EvictionPolicy {
     private var lfuGhosts = CostedList()
     /// libCacheSim's `n_req`: requests seen, counting the one being served.
     private var requests: Int64 = 0
-    /// LFU's candidate and the oldest ghost of each FIFO when `prefetchVictim` last ran (hints).
-    private var hinted: (lfu: Int32?, lruGhost: Int32?, lfuGhost: Int32?) = (nil, nil, nil)
+    /// The other expert's candidate and the oldest ghost of each FIFO when `prefetchVictim` last
+    /// ran (hints).
+    private var hinted: (candidate: Int32?, lruGhost: Int32?, lfuGhost: Int32?) = (nil, nil, nil)
 
     public init(configuration: CacheConfiguration) {
         self.init(configuration: configuration, lruWeight: 0.5, updatesWeights: true)
@@ -145,29 +147,33 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
 
-    /// LRU's candidate; `prefetchVictim` adds LFU's.
+    /// The candidate of the expert with the larger weight (the one a draw most likely picks
+    /// when the two differ); `prefetchVictim` adds the other's.
     @inline(__always)
-    public func victimHint() -> Int32? { recency.first }
+    public func victimHint() -> Int32? { lfuLeads ? frequencyLists[minFrequency].first : recency.first }
 
-    /// LRU's candidate after `slot`.
+    /// That expert's candidate after `slot`.
     @inline(__always)
-    public func victimHint(after slot: Int32) -> Int32? { recencyLinks.next(slot) }
+    public func victimHint(after slot: Int32) -> Int32? {
+        lfuLeads ? frequencyLinks.next(slot) : recencyLinks.next(slot)
+    }
 
-    /// LFU's candidate: when the two experts differ, a draw may pick it.
+    /// The other expert's candidate: when the experts differ, a draw may pick it.
     @inline(__always)
-    public func alternativeVictimHint() -> Int32? { frequencyLists[minFrequency].first }
+    public func alternativeVictimHint() -> Int32? { lfuLeads ? recency.first : frequencyLists[minFrequency].first }
 
     /// Both candidates' links, keys, costs and frequencies and the oldest ghosts of both FIFOs;
     /// once loaded, the ghost buckets that evicting either candidate and dropping those ghosts
-    /// will touch. For a slot after LRU's candidate (`victimHint(after:)`), that slot's only.
+    /// will touch. For a later victim of the leading expert (`victimHint(after:)`), that slot's
+    /// only.
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         prefetchCandidate(slot, settled: settled)
-        guard slot == recency.first else { return }
+        guard slot == victimHint() else { return }
         // Each of the others is settled once it is what it was on the request before.
-        let others = (lfu: frequencyLists[minFrequency].first, lruGhost: lruGhosts.first, lfuGhost: lfuGhosts.first)
-        if let lfuCandidate = others.lfu, lfuCandidate != slot {
-            prefetchCandidate(lfuCandidate, settled: lfuCandidate == hinted.lfu)
+        let others = (candidate: alternativeVictimHint(), lruGhost: lruGhosts.first, lfuGhost: lfuGhosts.first)
+        if let candidate = others.candidate, candidate != slot {
+            prefetchCandidate(candidate, settled: candidate == hinted.candidate)
         }
         ghosts.prefetchComing(others.lruGhost, settled: others.lruGhost == hinted.lruGhost)
         ghosts.prefetchComing(others.lfuGhost, settled: others.lfuGhost == hinted.lfuGhost)
@@ -261,6 +267,11 @@ public struct LeCaRPolicy: EvictionPolicy {
             lfuGhosts.slots(in: ghosts.links).map { ghosts.key($0) }, ghosts.count
         )
     }
+
+    /// Whether LFU's candidate is the likelier victim when the experts differ: a draw picks
+    /// LRU's with probability about `weightLRU`.
+    @inline(__always)
+    private var lfuLeads: Bool { weightLRU < weightLFU }
 
     // libCacheSim's weight update for a miss on a ghost of the expert `lru` names, evicted `age`
     // requests ago: that expert's weight shrinks, then both are normalized (in this order, so the

@@ -11,12 +11,26 @@
 public struct RandomPolicy: EvictionPolicy {
     public static let summary = "a random entry (libCacheSim Random)"
     public static let relativeCost = 1.3
+    public static var victimLookahead: Int { 3 }
 
     /// libCacheSim's hash power for Random and Hyperbolic: max(12, 24 − 8).
     static let hashPower = 16
 
     private var table = ChainedHashTable(hashPower: hashPower)
     private var random = LehmerRandom()
+    /// The next three victims as `prefetch` works them out from the generator's state after
+    /// `hintedDraws` draws. Hints only: an insertion or removal since may have changed a chain
+    /// they read.
+    private var hints = InlineArray<3, Hint>(repeating: Hint())
+    private var hintedDraws: UInt64 = .max
+    /// The buckets of the sample after the last hint were requested, its chain not yet.
+    private var beyondLoading = false
+
+    /// One coming sample: its slot (-1: not worked out) and the draws it takes.
+    struct Hint {
+        var slot: Int32 = -1
+        var draws: Int32 = 0
+    }
 
     public init(configuration: CacheConfiguration) {}
 
@@ -36,18 +50,64 @@ public struct RandomPolicy: EvictionPolicy {
     public mutating func evict() -> Int32? {
         let victim = table.sample(random)
         table.remove(victim)
+        // The next victims stay known when this sample was the one foreseen (so a miss that
+        // evicts several finds the second already loading); else `prefetch` starts again.
+        if victim == hints[0].slot, random.draws == hintedDraws &+ UInt64(hints[0].draws) {
+            hintedDraws = random.draws
+            hints = [hints[1], hints[2], Hint()]
+        }
         return victim
     }
 
-    /// The entry the next eviction will pick if no draw or change comes first.
+    /// Works out whichever of the next three victims are not known (after an eviction, the
+    /// third; on a hit, none), and loads ahead what the sample after them will read.
     @inline(__always)
-    public func victimHint() -> Int32? { table.peekSample(random) }
+    public mutating func prefetch(_ key: UInt64) {
+        if hintedDraws != random.draws {
+            hints = InlineArray(repeating: Hint())
+            hintedDraws = random.draws
+        }
+        var skipping = 0
+        for depth in 0..<hints.count {
+            if hints[depth].slot < 0 {
+                guard let (slot, draws) = table.peekSample(random, skipping: skipping) else { return }
+                hints[depth].slot = slot
+                hints[depth].draws = Int32(draws)
+                if depth == hints.count - 1 {
+                    // The sample after the last: its buckets now, its chain's head on the next
+                    // request, so that it is in cache when an eviction makes it the last.
+                    table.prefetchBuckets(random, skipping: skipping + draws)
+                    beyondLoading = true
+                    return
+                }
+            }
+            skipping += Int(hints[depth].draws)
+        }
+        if beyondLoading {
+            table.prefetchChain(random, skipping: skipping)
+            beyondLoading = false
+        }
+    }
 
-    /// The entry the eviction after that will pick, from the draws after the next two.
+    /// The entry the next eviction will pick if no draw or change comes first (as `prefetch`
+    /// last worked it out).
     @inline(__always)
-    public func victimHint(after slot: Int32) -> Int32? { table.peekSample(random, skipping: 2) }
+    public func victimHint() -> Int32? { hints[0].slot >= 0 ? hints[0].slot : nil }
 
-    public mutating func removeAll() { table.removeAll() }
+    /// The entry the eviction after `slot`'s will pick, when `slot` is the next victim or the
+    /// one after it.
+    @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? {
+        for depth in 0..<hints.count - 1 where hints[depth].slot == slot {
+            return hints[depth + 1].slot >= 0 ? hints[depth + 1].slot : nil
+        }
+        return nil
+    }
+
+    public mutating func removeAll() {
+        table.removeAll()
+        hintedDraws = .max
+    }
 
     public func checkedSlots() -> [Int32] { table.checkedSlots(name: "Random") }
 }

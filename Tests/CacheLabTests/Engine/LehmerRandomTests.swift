@@ -23,15 +23,19 @@ struct LehmerRandomTests {
         #expect(drawsA != (0..<3).map { _ in c.next() })
     }
 
-    @Test func peekingShowsTheNextTwoDrawsWithoutTakingThem() {
+    @Test func aLookaheadShowsTheComingDrawsWithoutTakingThem() {
         let random = LehmerRandom(seed: 99)
         _ = random.next()
-        let peeked = random.peekTwo()
-        #expect(random.peekTwo() == peeked)
+        var ahead = random.lookahead()
+        let peeked = (ahead.next(), ahead.next())
+        var again = random.lookahead()
+        #expect((again.next(), again.next()) == peeked)
+        #expect(random.draws == 1)
         #expect((random.next(), random.next()) == peeked)
-        #expect(random.peekTwo() != peeked)
-        let further = random.peekTwo(skipping: 3)
+        #expect(random.draws == 3)
+        var further = random.lookahead(skipping: 3)
+        let coming = (further.next(), further.next())
         for _ in 0..<3 { _ = random.next() }
-        #expect((random.next(), random.next()) == further)
+        #expect((random.next(), random.next()) == coming)
     }
 }
