@@ -26,6 +26,7 @@ public struct MQPolicy: EvictionPolicy {
     public static let summary =
         "eight LRU queues by log₂ of the use count, demotion after a lifetime, a ghost FIFO of counts (libCacheSim MQ)"
     public static let relativeCost = 1.8
+    public static var victimLookahead: Int { 3 }
 
     static let queueCount = 8
     /// Ticks of MQ's clock an entry stays in its queue unused.

@@ -98,6 +98,24 @@ public struct SLRUPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint() -> Int32? { pending.isEmpty ? nextVictim() : nil }
 
+    /// The next in `slot`'s segment.
+    @inline(__always)
+    public func victimHint(after slot: Int32) -> Int32? { links.next(slot) }
+
+    /// The victim's links, then its neighbours'; its segment tag and cost, which leaving reads.
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        links.prefetch(slot, settled: settled)
+        if !settled { prefetchTagAndCost(slot) }
+    }
+
+    /// What a hit moves: the slot's links, then its neighbours'; its segment tag and cost.
+    @inline(__always)
+    public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
+        links.prefetchMove(slot, settled: settled)
+        if !settled { prefetchTagAndCost(slot) }
+    }
+
     public mutating func removeAll() {
         for index in 0..<Self.segmentCount { segments[index].removeAll() }
         pending.removeAll()
@@ -145,6 +163,12 @@ public struct SLRUPolicy: EvictionPolicy {
         for index in 0..<Self.segmentCount where segments[index].cost > 0 { return segments[index].head }
         for index in 0..<Self.segmentCount where !segments[index].isEmpty { return segments[index].head }
         return nil
+    }
+
+    @inline(__always)
+    private func prefetchTagAndCost(_ slot: Int32) {
+        segment.prefetch(Int(slot))
+        costs.prefetch(Int(slot))
     }
 
     @inline(__always)
