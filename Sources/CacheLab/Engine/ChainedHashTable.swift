@@ -116,19 +116,7 @@ struct ChainedHashTable {
             if tries > 32 { shrink() }
             first = head(Int(random.next() & mask))
         }
-        var length: UInt64 = 0
-        var slot = first
-        while slot >= 0 {
-            length += 1
-            slot = nodes[slot].next
-        }
-        var position = random.next() % length
-        slot = first
-        while position > 0 {
-            slot = nodes[slot].next
-            position -= 1
-        }
-        return slot
+        return entry(of: first, at: random.next())
     }
 
     /// The entry `sample(random)` will return after `skipping` draws, and how many draws that
@@ -145,19 +133,26 @@ struct ChainedHashTable {
             draws += 1
             first = head(Int(stream.next() & mask))
         }
+        return (entry(of: first, at: stream.next()), draws + 1)
+    }
+
+    /// The entry a sample picks in the chain starting at `first`: `draw % length`, counted from
+    /// the head.
+    @inline(__always)
+    private func entry(of first: Int32, at draw: UInt64) -> Int32 {
         var length: UInt64 = 0
         var slot = first
         while slot >= 0 {
             length += 1
             slot = nodes[slot].next
         }
-        var position = stream.next() % length
+        var position = draw % length
         slot = first
         while position > 0 {
             slot = nodes[slot].next
             position -= 1
         }
-        return (slot, draws + 1)
+        return slot
     }
 
     /// Starts loading the buckets of the next two draws after `skipping` (a sample's first, and

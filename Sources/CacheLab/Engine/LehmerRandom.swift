@@ -34,12 +34,7 @@ public final class LehmerRandom {
         fileprivate var low: UInt64
 
         @inline(__always)
-        mutating func next() -> UInt64 {
-            let (carry, product) = low.multipliedFullWidth(by: LehmerRandom.multiplier)
-            low = product
-            high = high &* LehmerRandom.multiplier &+ carry
-            return high
-        }
+        mutating func next() -> UInt64 { LehmerRandom.step(&high, &low) }
     }
 
     @inline(__always)
@@ -53,9 +48,16 @@ public final class LehmerRandom {
     @inline(__always)
     public func next() -> UInt64 {
         draws &+= 1
-        let (carry, product) = low.multipliedFullWidth(by: Self.multiplier)
+        return Self.step(&high, &low)
+    }
+
+    /// One step of the generator on a 128-bit state: the state times the multiplier, the high
+    /// 64 bits drawn.
+    @inline(__always)
+    fileprivate static func step(_ high: inout UInt64, _ low: inout UInt64) -> UInt64 {
+        let (carry, product) = low.multipliedFullWidth(by: multiplier)
         low = product
-        high = high &* Self.multiplier &+ carry
+        high = high &* multiplier &+ carry
         return high
     }
 }
