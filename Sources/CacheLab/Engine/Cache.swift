@@ -132,7 +132,8 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     /// Starts loading what a hit on `key` will touch, once its index bucket has arrived (a
     /// `prefetch` some requests before), and returns its slot (nil when `key` is absent), for
-    /// `prefetchHitNeighbours` a few requests later. Changes nothing.
+    /// `prefetchHitNeighbours` a few requests later; for an absent key, what its miss will read
+    /// of the policy's own records. Changes nothing.
     @inline(__always)
     public func prefetchHit(_ key: Key) -> Int32? { core.pointee.prefetchHit(key) }
 
@@ -312,10 +313,14 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry
     /// with a lifetime), a few requests before it comes, and returns the slot found (nil when
-    /// `key` is absent). `key`'s bucket should have been prefetched earlier: the lookup reads it.
+    /// `key` is absent: then what the policy's miss reads, `EvictionPolicy.prefetchMiss`).
+    /// `key`'s bucket should have been prefetched earlier: the lookup reads it.
     @inline(__always)
     mutating func prefetchHit(_ key: Key) -> Int32? {
-        guard let slot = index.slot(for: key) else { return nil }
+        guard let slot = index.slot(for: key) else {
+            policy.prefetchMiss(key.hashBits)
+            return nil
+        }
         if configuration.ttl != nil { entries.prefetch(Int(slot)) }
         policy.prefetchHit(slot, settled: false)
         return slot

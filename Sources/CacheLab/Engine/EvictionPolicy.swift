@@ -69,6 +69,12 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// in a list). A hint: nothing may change.
     mutating func prefetchHit(_ slot: Int32, settled: Bool)
 
+    /// Starts loading what a miss on `key` will read of the policy's own records beyond the
+    /// bucket `prefetch(_:)` asked for (a ghost's count and links), a few requests before it
+    /// comes (the replay did not find `key` in the index, whose bucket had arrived). A hint:
+    /// nothing may change.
+    mutating func prefetchMiss(_ key: UInt64)
+
     /// The cache's random numbers, shared with its admission filter (`LehmerRandom`): called once,
     /// right after `init`, before any other call. A randomized policy keeps it and draws from it
     /// where libCacheSim draws (a policy that draws when it is made draws here).
@@ -191,6 +197,9 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func prefetchHit(_ slot: Int32, settled: Bool) {}
+
+    @inline(__always)
+    public mutating func prefetchMiss(_ key: UInt64) {}
 
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission { .store }

@@ -120,9 +120,25 @@ public struct MQPolicy: EvictionPolicy {
     @inline(__always)
     public func victimHint(after slot: Int32) -> Int32? { links.next(slot) }
 
-    /// Qout's bucket for `key`, which every miss looks up.
+    /// Qout's bucket for `key`, which every miss looks up; and what the clock's next ticks read:
+    /// the entry and links of the second least recent of each queue above the first, which
+    /// becomes the least recent when a tick moves the one before it down (the least recent's
+    /// own were asked for while it was second).
     @inline(__always)
-    public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
+    public mutating func prefetch(_ key: UInt64) {
+        ghosts.prefetch(key)
+        for queue in 1..<Self.queueCount {
+            guard let oldest = queues[queue].first, let second = links.next(oldest) else { continue }
+            entries.prefetch(Int(second))
+            links.prefetch(second, settled: false)
+        }
+    }
+
+    /// The count, cost and links of Qout's ghost of `key`, if it has one: a miss takes it out.
+    @inline(__always)
+    public mutating func prefetchMiss(_ key: UInt64) {
+        if let ghost = ghosts.find(key) { ghosts.prefetchRecord(ghost) }
+    }
 
     /// The victim's links, key and cost, and Qout's oldest ghost; once loaded, the buckets
     /// remembering the victim and forgetting that ghost will touch.
