@@ -49,6 +49,13 @@ struct KeyedRecords<Extra> {
         links.prefetch(record, settled: false)
     }
 
+    /// Starts loading the fields and links of `key`'s record, if it has one (its bucket should
+    /// have been loaded by a `prefetch(key)` before). A hint.
+    @inline(__always)
+    func prefetchRecord(forKey key: UInt64) {
+        if let record = find(key) { prefetchRecord(record) }
+    }
+
     /// For a record a policy will soon take out or move (a queue's oldest): its fields while it
     /// is new to the caller (`settled` false), then, once they have arrived (the same record as
     /// on the request before), the bucket its key is indexed in. A hint.

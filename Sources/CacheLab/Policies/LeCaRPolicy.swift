@@ -147,6 +147,10 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
 
+    /// The ghost of `key`, if it has one: a miss on it reads its expert, age, cost and links.
+    @inline(__always)
+    public mutating func prefetchMiss(_ key: UInt64) { ghosts.prefetchRecord(forKey: key) }
+
     /// The candidate of the expert with the larger weight (the one a draw most likely picks
     /// when the two differ); `prefetchVictim` adds the other's.
     @inline(__always)

@@ -136,9 +136,7 @@ public struct MQPolicy: EvictionPolicy {
 
     /// The count, cost and links of Qout's ghost of `key`, if it has one: a miss takes it out.
     @inline(__always)
-    public mutating func prefetchMiss(_ key: UInt64) {
-        if let ghost = ghosts.find(key) { ghosts.prefetchRecord(ghost) }
-    }
+    public mutating func prefetchMiss(_ key: UInt64) { ghosts.prefetchRecord(forKey: key) }
 
     /// The victim's links, key and cost, and Qout's oldest ghost; once loaded, the buckets
     /// remembering the victim and forgetting that ghost will touch.
