@@ -4,8 +4,8 @@ import PackageDescription
 
 // `CACHELAB_OPTIMIZE_CORE=1` compiles the core with -O in debug builds too, its assertions kept
 // (`-assert-config Debug`): the tests replay millions of requests through it, checking every
-// invariant after each, and take about 40 % less time for about 80 s more of build (CI sets it;
-// the DocC article Continuous integration has the figures). Off by default, so that a debugger sees
+// invariant after each, and take about 40 % less time, for a build CI could not tell apart (CI
+// sets it; the DocC article Continuous integration has the figures). Off by default, so that a debugger sees
 // every variable and a package depending on this one meets no unsafe flags.
 let optimizeCore = ProcessInfo.processInfo.environment["CACHELAB_OPTIMIZE_CORE"] == "1"
 let coreSettings: [SwiftSetting] =
