@@ -13,8 +13,10 @@
 ///
 /// Buckets and links live in slot arrays and are rehashed in place: after the table has grown to
 /// its largest size nothing allocates. The buckets start as lazily zeroed memory
-/// (`SlotArray(zeroedCount:)`), each holding its first slot plus one (0: empty), so 2^24 of them
-/// cost nothing until used.
+/// (`SlotArray(zeroedCount:)`), each holding its first slot plus one (0: empty) and its chain's
+/// length, so 2^24 of them cost nothing until used. The length is the one thing libCacheSim does
+/// not keep: with it a sample walks only as far as the entry it picks, not the whole chain first
+/// (the walk's entries are cold, and Random's evictions waited on them).
 ///
 /// - Complexity: O(1) expected insert and sample, O(chain) remove; a rehash is O(buckets).
 /// - Invariant: every slot in the table sits in the chain of bucket `hash & mask`, once; `count`
@@ -35,12 +37,21 @@ struct ChainedHashTable {
 
     private static let absent = Int32.min
 
+    /// A bucket: its chain's first slot plus one (0: empty) and the chain's length. All zero is an
+    /// empty bucket, so zeroed memory is an empty table. Eight bytes, one load.
+    private struct Bucket: BitwiseCopyable {
+        var firstPlusOne: Int32
+        var length: UInt32
+
+        static let empty = Bucket(firstPlusOne: 0, length: 0)
+    }
+
     /// log2 of the bucket count.
     private(set) var hashPower: Int
     private(set) var count = 0
     private var mask: UInt64
-    /// The first slot of each bucket's chain plus one, or 0 when empty. At least `bucketCount` long.
-    private let heads: SlotArray<Int32>
+    /// Each bucket's chain: its first slot and length. At least `bucketCount` long.
+    private let heads: SlotArray<Bucket>
     private let nodes = SlotArray<Node>(count: 0, filling: Node(hash: 0, next: absent))
 
     /// An empty table of `2^hashPower` buckets.
@@ -83,7 +94,7 @@ struct ChainedHashTable {
         let hash = Self.hash(key)
         let bucket = Int(hash & mask)
         nodes[slot] = Node(hash: UInt32(truncatingIfNeeded: hash), next: head(bucket))
-        setHead(bucket, slot)
+        push(slot, onto: bucket)
         count += 1
     }
 
@@ -98,7 +109,12 @@ struct ChainedHashTable {
             previous = current
             current = nodes[current].next
         }
-        if previous < 0 { setHead(bucket, nodes[slot].next) } else { nodes[previous].next = nodes[slot].next }
+        if previous < 0 {
+            heads[bucket].firstPlusOne = nodes[slot].next &+ 1
+        } else {
+            nodes[previous].next = nodes[slot].next
+        }
+        heads[bucket].length -= 1
         nodes[slot].next = Self.absent
         count -= 1
     }
@@ -109,14 +125,14 @@ struct ChainedHashTable {
     @inline(__always)
     mutating func sample(_ random: LehmerRandom) -> Int32 {
         precondition(count > 0, "ChainedHashTable: sampling an empty table")
-        var first = head(Int(random.next() & mask))
+        var bucket = heads[Int(random.next() & mask)]
         var tries = 0
-        while first < 0 {
+        while bucket.length == 0 {
             tries += 1
             if tries > 32 { shrink() }
-            first = head(Int(random.next() & mask))
+            bucket = heads[Int(random.next() & mask)]
         }
-        return entry(of: first, at: random.next())
+        return entry(in: bucket, at: random.next())
     }
 
     /// The entry `sample(random)` will return after `skipping` draws, and how many draws that
@@ -127,27 +143,21 @@ struct ChainedHashTable {
         guard count > 0 else { return nil }
         var stream = random.lookahead(skipping: skipping)
         var draws = 1
-        var first = head(Int(stream.next() & mask))
-        while first < 0 {
+        var bucket = heads[Int(stream.next() & mask)]
+        while bucket.length == 0 {
             guard draws <= 32 else { return nil }
             draws += 1
-            first = head(Int(stream.next() & mask))
+            bucket = heads[Int(stream.next() & mask)]
         }
-        return (entry(of: first, at: stream.next()), draws + 1)
+        return (entry(in: bucket, at: stream.next()), draws + 1)
     }
 
-    /// The entry a sample picks in the chain starting at `first`: `draw % length`, counted from
+    /// The entry a sample picks in `bucket`'s (non-empty) chain: `draw % length`, counted from
     /// the head.
     @inline(__always)
-    private func entry(of first: Int32, at draw: UInt64) -> Int32 {
-        var length: UInt64 = 0
-        var slot = first
-        while slot >= 0 {
-            length += 1
-            slot = nodes[slot].next
-        }
-        var position = draw % length
-        slot = first
+    private func entry(in bucket: Bucket, at draw: UInt64) -> Int32 {
+        var position = draw % UInt64(bucket.length)
+        var slot = bucket.firstPlusOne &- 1
         while position > 0 {
             slot = nodes[slot].next
             position -= 1
@@ -165,19 +175,26 @@ struct ChainedHashTable {
     }
 
     /// Starts loading the first entry of the chain the sample after `skipping` draws will walk,
-    /// when one of its first two draws lands on an entry (their buckets should have been loaded).
+    /// when one of its first two draws lands on a chain (their buckets should have been loaded)
+    /// and the sample picks an entry past that chain's first (the first needs no walk).
     @inline(__always)
     func prefetchChain(_ random: LehmerRandom, skipping: Int) {
         var stream = random.lookahead(skipping: skipping)
-        var first = head(Int(stream.next() & mask))
-        if first < 0 { first = head(Int(stream.next() & mask)) }
-        if first >= 0 { nodes.prefetch(Int(first)) }
+        var bucket = heads[Int(stream.next() & mask)]
+        if bucket.length == 0 { bucket = heads[Int(stream.next() & mask)] }
+        if bucket.length > 1, stream.next() % UInt64(bucket.length) != 0 {
+            nodes.prefetch(Int(bucket.firstPlusOne &- 1))
+        }
     }
+
+    /// Starts loading `slot`'s place in its chain, which removing it reads.
+    @inline(__always)
+    func prefetchNode(_ slot: Int32) { nodes.prefetch(Int(slot)) }
 
     /// Empties the table, keeping its size.
     mutating func removeAll() {
         for slot in 0..<Int32(nodes.count) where nodes[slot].next != Self.absent {
-            heads[bucket(of: slot)] = 0
+            heads[bucket(of: slot)] = .empty
             nodes[slot].next = Self.absent
         }
         count = 0
@@ -219,6 +236,11 @@ struct ChainedHashTable {
         }
         precondition(slots.count == count, "\(name): \(slots.count) slots in the table, count \(count)")
         precondition(chained == count, "\(name): the chains hold \(chained) slots, count \(count)")
+        for bucket in bucketsSeen {
+            precondition(
+                Int(heads[bucket].length) == chain(bucket).count,
+                "\(name): bucket \(bucket) says its chain is \(heads[bucket].length) long, not \(chain(bucket).count)")
+        }
         return slots
     }
 
@@ -227,26 +249,26 @@ struct ChainedHashTable {
     private mutating func expand() {
         precondition(hashPower < Self.maximumHashPower, "ChainedHashTable: cannot double past 2^32 buckets")
         let old = bucketCount
-        heads.grow(to: old * 2, filling: 0)
+        heads.grow(to: old * 2, filling: .empty)
         hashPower += 1
         mask = (mask << 1) | 1
         for bucket in 0..<old {
-            var low: Int32 = -1
-            var high: Int32 = -1
+            var low = Bucket.empty
+            var high = Bucket.empty
             var slot = head(bucket)
             while slot >= 0 {
                 let next = nodes[slot].next
                 if UInt64(nodes[slot].hash) & UInt64(old) == 0 {
-                    nodes[slot].next = low
-                    low = slot
+                    nodes[slot].next = low.firstPlusOne &- 1
+                    low = Bucket(firstPlusOne: slot &+ 1, length: low.length + 1)
                 } else {
-                    nodes[slot].next = high
-                    high = slot
+                    nodes[slot].next = high.firstPlusOne &- 1
+                    high = Bucket(firstPlusOne: slot &+ 1, length: high.length + 1)
                 }
                 slot = next
             }
-            setHead(bucket, low)
-            setHead(bucket + old, high)
+            heads[bucket] = low
+            heads[bucket + old] = high
         }
     }
 
@@ -274,7 +296,7 @@ struct ChainedHashTable {
                 moveChain(from: bucket)
             }
         } else {
-            for bucket in 0..<old where heads[bucket] != 0 { moveChain(from: bucket) }
+            for bucket in 0..<old where heads[bucket].length != 0 { moveChain(from: bucket) }
         }
     }
 
@@ -284,11 +306,11 @@ struct ChainedHashTable {
     private mutating func moveChain(from bucket: Int) {
         let target = bucket & Int(mask)
         var slot = head(bucket)
-        heads[bucket] = 0
+        heads[bucket] = .empty
         while slot >= 0 {
             let next = nodes[slot].next
             nodes[slot].next = head(target)
-            setHead(target, slot)
+            push(slot, onto: target)
             slot = next
         }
     }
@@ -299,8 +321,11 @@ struct ChainedHashTable {
 
     /// The first slot of `bucket`'s chain, or -1 (the end of a chain, as in `Node.next`).
     @inline(__always)
-    private func head(_ bucket: Int) -> Int32 { heads[bucket] &- 1 }
+    private func head(_ bucket: Int) -> Int32 { heads[bucket].firstPlusOne &- 1 }
 
+    /// Makes `slot` (already linked to the old head) the first of `bucket`'s chain, one longer.
     @inline(__always)
-    private func setHead(_ bucket: Int, _ slot: Int32) { heads[bucket] = slot &+ 1 }
+    private func push(_ slot: Int32, onto bucket: Int) {
+        heads[bucket] = Bucket(firstPlusOne: slot &+ 1, length: heads[bucket].length + 1)
+    }
 }

@@ -89,6 +89,13 @@ public struct RandomPolicy: EvictionPolicy {
         }
     }
 
+    /// Loads the coming victim's place in its chain, which its removal reads (the sample's walk
+    /// stops at the entry before it).
+    @inline(__always)
+    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
+        if !settled { table.prefetchNode(slot) }
+    }
+
     /// The entry the next eviction will pick if no draw or change comes first (as `prefetch`
     /// last worked it out).
     @inline(__always)
