@@ -16,10 +16,15 @@
 /// frequency (1 on insertion, one more per hit; libCacheSim's `min_freq` bookkeeping kept as it
 /// is). When they differ, a draw `(random % 100) / 100` below LRU's weight picks LRU's. The
 /// victim's key becomes a ghost of the expert that chose it, in a FIFO bounded by half the
-/// capacity in cost; a victim both experts chose stays a ghost in neither FIFO until its key
-/// comes again. A miss on a ghost of one expert multiplies that expert's weight by
+/// capacity in cost. A miss on a ghost of one expert multiplies that expert's weight by
 /// `exp(-0.45 × discount^age)` (age in requests since the eviction) and normalizes both. Miss
 /// counts match libCacheSim's `LeCaR` exactly.
+///
+/// A victim both experts chose is not remembered. libCacheSim keeps it as a ghost of neither
+/// expert until its key comes again, when it is dropped and no weight moves: it changes no
+/// decision, only memory, which on a long trace it grows by every object evicted that way and
+/// not seen since (and every miss then looks up, and every such eviction inserts into, a table
+/// of them).
 ///
 /// - Complexity: O(1) access and insert, evict O(1) amortized; a hit that empties the lowest
 ///   frequency scans up to the highest in use, as libCacheSim's does.
@@ -35,8 +40,6 @@ public struct LeCaRPolicy: EvictionPolicy {
     enum Expert: Int8 {
         case lru = 1
         case lfu = 2
-        /// Both chose it: a ghost in neither FIFO.
-        case both = -1
     }
 
     /// What a ghost remembers besides its key and cost.
@@ -66,7 +69,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     private var minFrequency = 1
     private var maxFrequency = 1
     private var count = 0
-    private var ghosts = KeyedRecords(filler: Ghost(expert: .both, evictedAt: 0))
+    private var ghosts = KeyedRecords(filler: Ghost(expert: .lru, evictedAt: 0))
     /// Oldest first.
     private var lruGhosts = CostedList()
     private var lfuGhosts = CostedList()
@@ -111,8 +114,6 @@ public struct LeCaRPolicy: EvictionPolicy {
             case .lfu:
                 penalize(lru: false, age: age)
                 lfuGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
-            case .both:
-                break
             }
             ghosts.remove(ghost)
         }
@@ -204,7 +205,8 @@ public struct LeCaRPolicy: EvictionPolicy {
             "LeCaR: min_freq \(minFrequency) names an empty frequency (libCacheSim would read a missing object)")
         let lfuCandidate = frequencyLists[minFrequency].head
         var victim = lruCandidate
-        var expert = Expert.both
+        // nil: both experts chose it.
+        var expert: Expert?
         if lruCandidate != lfuCandidate {
             // One draw, only when the experts disagree.
             if Double(random.next() % 100) / 100.0 < weightLRU {
@@ -217,11 +219,11 @@ public struct LeCaRPolicy: EvictionPolicy {
         recency.remove(victim, in: recencyLinks)
         leaveFrequency(victim)
         count -= 1
+        guard let expert else { return victim }
         let ghost = ghosts.add(keys[victim], cost: costs[victim], extra: Ghost(expert: expert, evictedAt: requests))
         switch expert {
         case .lru: Self.remember(ghost, in: &lruGhosts, of: &ghosts, limit: ghostLimit)
         case .lfu: Self.remember(ghost, in: &lfuGhosts, of: &ghosts, limit: ghostLimit)
-        case .both: break
         }
         return victim
     }
@@ -264,7 +266,7 @@ public struct LeCaRPolicy: EvictionPolicy {
     func frequency(of slot: Int32) -> Int { frequency[slot] }
 
     /// The keys remembered as ghosts of LRU and of LFU, oldest first, and how many ghosts there
-    /// are in all, those in neither FIFO included (for tests).
+    /// are in all (for tests).
     var ghostKeys: (lru: [UInt64], lfu: [UInt64], all: Int) {
         (
             lruGhosts.slots(in: ghosts.links).map { ghosts.key($0) },
