@@ -44,6 +44,12 @@ struct ChainedHashTable {
         var length: UInt32
 
         static let empty = Bucket(firstPlusOne: 0, length: 0)
+
+        /// The chain's first slot, or -1 when it is empty (the end of a chain, as in `Node.next`).
+        var first: Int32 { firstPlusOne &- 1 }
+
+        /// This chain with `slot` (already linked to the old first) in front.
+        func pushing(_ slot: Int32) -> Bucket { Bucket(firstPlusOne: slot &+ 1, length: length + 1) }
     }
 
     /// log2 of the bucket count.
@@ -157,7 +163,7 @@ struct ChainedHashTable {
     @inline(__always)
     private func entry(in bucket: Bucket, at draw: UInt64) -> Int32 {
         var position = draw % UInt64(bucket.length)
-        var slot = bucket.firstPlusOne &- 1
+        var slot = bucket.first
         while position > 0 {
             slot = nodes[slot].next
             position -= 1
@@ -183,7 +189,7 @@ struct ChainedHashTable {
         var bucket = heads[Int(stream.next() & mask)]
         if bucket.length == 0 { bucket = heads[Int(stream.next() & mask)] }
         if bucket.length > 1, stream.next() % UInt64(bucket.length) != 0 {
-            nodes.prefetch(Int(bucket.firstPlusOne &- 1))
+            nodes.prefetch(Int(bucket.first))
         }
     }
 
@@ -230,17 +236,15 @@ struct ChainedHashTable {
             if bucketsSeen.insert(bucket).inserted {
                 chained += members.count
                 precondition(
+                    Int(heads[bucket].length) == members.count,
+                    "\(name): bucket \(bucket) says its chain is \(heads[bucket].length) long, not \(members.count)")
+                precondition(
                     members.allSatisfy { nodes[$0].next != Self.absent && self.bucket(of: $0) == bucket },
                     "\(name): bucket \(bucket) chains a slot that belongs elsewhere")
             }
         }
         precondition(slots.count == count, "\(name): \(slots.count) slots in the table, count \(count)")
         precondition(chained == count, "\(name): the chains hold \(chained) slots, count \(count)")
-        for bucket in bucketsSeen {
-            precondition(
-                Int(heads[bucket].length) == chain(bucket).count,
-                "\(name): bucket \(bucket) says its chain is \(heads[bucket].length) long, not \(chain(bucket).count)")
-        }
         return slots
     }
 
@@ -259,11 +263,11 @@ struct ChainedHashTable {
             while slot >= 0 {
                 let next = nodes[slot].next
                 if UInt64(nodes[slot].hash) & UInt64(old) == 0 {
-                    nodes[slot].next = low.firstPlusOne &- 1
-                    low = Bucket(firstPlusOne: slot &+ 1, length: low.length + 1)
+                    nodes[slot].next = low.first
+                    low = low.pushing(slot)
                 } else {
-                    nodes[slot].next = high.firstPlusOne &- 1
-                    high = Bucket(firstPlusOne: slot &+ 1, length: high.length + 1)
+                    nodes[slot].next = high.first
+                    high = high.pushing(slot)
                 }
                 slot = next
             }
@@ -321,11 +325,9 @@ struct ChainedHashTable {
 
     /// The first slot of `bucket`'s chain, or -1 (the end of a chain, as in `Node.next`).
     @inline(__always)
-    private func head(_ bucket: Int) -> Int32 { heads[bucket].firstPlusOne &- 1 }
+    private func head(_ bucket: Int) -> Int32 { heads[bucket].first }
 
     /// Makes `slot` (already linked to the old head) the first of `bucket`'s chain, one longer.
     @inline(__always)
-    private func push(_ slot: Int32, onto bucket: Int) {
-        heads[bucket] = Bucket(firstPlusOne: slot &+ 1, length: heads[bucket].length + 1)
-    }
+    private func push(_ slot: Int32, onto bucket: Int) { heads[bucket] = heads[bucket].pushing(slot) }
 }

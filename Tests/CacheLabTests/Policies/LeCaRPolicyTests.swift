@@ -16,8 +16,8 @@ struct LeCaRPolicyTests {
         let cache = makeCache(capacity: 2)
         cache.replay([1, 2, 3])
         #expect(Set(cache.storedKeys) == [2, 3])
-        // Then 1 is a ghost of neither expert (libCacheSim keeps it as one of neither, which
-        // changes nothing when 1 comes again), and no weight moved
+        // Then 1 is not remembered at all (libCacheSim keeps it as a ghost of neither expert,
+        // which changes nothing when 1 comes again), and no weight moved
         #expect(cache.policy.ghostKeys.lru.isEmpty && cache.policy.ghostKeys.lfu.isEmpty)
         #expect(cache.policy.ghostKeys.all == 0)
         #expect(cache.policy.weightLRU == 0.5 && cache.policy.weightLFU == 0.5)
