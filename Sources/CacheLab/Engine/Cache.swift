@@ -158,7 +158,11 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     /// The slot holding `key`, or nil when it is absent: for tests that read a policy's per-slot
     /// fields.
-    func slot(forKey key: Key) -> Int32? { core.pointee.index.slot(for: key) }
+    func slot(forKey key: Key) -> Int32? { core.pointee.liveSlot(for: key) }
+
+    /// The keys of ghost `records` (a policy that keeps its ghosts in the index): for tests that
+    /// read a policy's ghost lists.
+    func ghostKeys(_ records: [Int32]) -> [Key] { records.map { core.pointee.ghostKey($0) } }
 }
 
 /// Why the cache dropped an entry on its own.
@@ -193,7 +197,16 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         var expiry: Int64
     }
 
+    /// Each live key's slot and, for a policy that keeps its ghosts here
+    /// (`EvictionPolicy.keepsGhostsInIndex`), each ghost's record plus `ghostTag`.
     private(set) var index: SlotIndex<Key>
+    /// Index entries from here up are ghost records (`ghostTag + record`); slots stay below it.
+    private static var ghostTag: Int32 { 1 << 30 }
+    /// Each ghost record's key, and how many ghosts the index holds.
+    private let ghostKeys = SlotArray<Key?>(count: 0, filling: nil)
+    private var ghostCount = 0
+    /// The ghosts `comingForgottenGhosts` named on the last prefetch.
+    private var lastGhostHints: (Int32?, Int32?) = (nil, nil)
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     private let values = SlotArray<Value?>(count: 0, filling: nil)
     private var freeSlots = SlotStack()
@@ -233,7 +246,16 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         reserveSlots(max(expectedCount, 16))
     }
 
-    var count: Int { index.count }
+    var count: Int { index.count - ghostCount }
+
+    /// The live slot of `key`, or nil when it is absent or only a ghost.
+    @inline(__always)
+    func liveSlot(for key: Key) -> Int32? {
+        guard let slot = index.slot(for: key) else { return nil }
+        return Policy.keepsGhostsInIndex && slot >= Self.ghostTag ? nil : slot
+    }
+
+    func ghostKey(_ record: Int32) -> Key { ghostKeys[record]! }
 
     @inline(__always)
     mutating func upcoming(nextUse: Int64) { policy.upcoming(nextUse: nextUse) }
@@ -258,6 +280,27 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
                 entries.prefetch(Int(other))
                 lastAlternativeHint = other
             }
+        }
+        if Policy.keepsGhostsInIndex { prefetchForgottenGhosts() }
+    }
+
+    // The ghosts to be forgotten soonest: each one's key, then (once it has arrived, the same
+    // ghost as on the request before) its index bucket.
+    @inline(__always)
+    private mutating func prefetchForgottenGhosts() {
+        let hints = policy.comingForgottenGhosts()
+        prefetchForgotten(hints.0, last: lastGhostHints.0)
+        prefetchForgotten(hints.1, last: lastGhostHints.1)
+        lastGhostHints = hints
+    }
+
+    @inline(__always)
+    private mutating func prefetchForgotten(_ record: Int32?, last: Int32?) {
+        guard let record, Int(record) < ghostKeys.count else { return }
+        if record == last {
+            if let key = ghostKeys[record] { index.prefetch(key) }
+        } else {
+            ghostKeys.prefetch(Int(record))
         }
     }
 
@@ -321,6 +364,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             policy.prefetchMiss(key.hashBits)
             return nil
         }
+        if Policy.keepsGhostsInIndex, slot >= Self.ghostTag {
+            policy.prefetchGhost(slot - Self.ghostTag)
+            return nil
+        }
         if configuration.ttl != nil { entries.prefetch(Int(slot)) }
         policy.prefetchHit(slot, settled: false)
         return slot
@@ -331,19 +378,19 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @inline(__always)
     mutating func prefetchHitNeighbours(_ slot: Int32) { policy.prefetchHit(slot, settled: true) }
 
-    func contains(_ key: Key) -> Bool { index.contains(key) }
+    func contains(_ key: Key) -> Bool { liveSlot(for: key) != nil }
 
     func cost(forKey key: Key) -> Int? {
-        index.slot(for: key).map { entries[$0].cost }
+        liveSlot(for: key).map { entries[$0].cost }
     }
 
     func isLive(_ key: Key, at now: Int64) -> Bool {
-        guard let slot = index.slot(for: key) else { return false }
+        guard let slot = liveSlot(for: key) else { return false }
         return configuration.ttl == nil || entries[slot].expiry > now
     }
 
     mutating func value(forKey key: Key, at now: Int64, requestSize: Int?) -> Value? {
-        guard let slot = index.slot(for: key) else { return nil }
+        guard let slot = liveSlot(for: key) else { return nil }
         if let gate, gate.observes, configuration.ttl == nil || entries[slot].expiry > now {
             let cost = requestSize.map { configuration.cost(ofSize: $0) } ?? entries[slot].cost
             gate.observe(key.hashBits, cost: cost, capacity: configuration.capacity)
@@ -376,7 +423,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     @discardableResult
     mutating func insert(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
-        if let existing = index.slot(for: key) { removeSlot(existing, notifyPolicy: true, reason: nil) }
+        if let existing = liveSlot(for: key) { removeSlot(existing, notifyPolicy: true, reason: nil) }
         return insertAbsent(value, forKey: key, size: size, at: now, filtered: filtered)
     }
 
@@ -384,9 +431,13 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     /// `filtered`: the admission filter is asked (a miss), not bypassed (a restored entry).
     @inline(__always)
     mutating func insertAbsent(_ value: Value, forKey key: Key, size: Int, at now: Int64, filtered: Bool) -> Bool {
-        assert(!index.contains(key), "insertAbsent: the key is present")
+        assert(liveSlot(for: key) == nil, "insertAbsent: the key is present")
         var cost = configuration.cost(ofSize: size)
         let admission = policy.admit(key.hashBits, cost: cost)
+        if Policy.keepsGhostsInIndex, let ghost = index.slot(for: key) {
+            policy.ghostReturned(ghost - Self.ghostTag)
+            forgetGhost(ghost - Self.ghostTag)
+        }
         if filtered, let gate {
             // As libCacheSim: the request is counted, then the filter asked before any size check.
             if gate.observes { gate.observe(key.hashBits, cost: cost, capacity: configuration.capacity) }
@@ -421,7 +472,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
-        guard let slot = index.slot(for: key) else { return nil }
+        guard let slot = liveSlot(for: key) else { return nil }
         let value = values[slot]
         removeSlot(slot, notifyPolicy: true, reason: nil)
         return value
@@ -434,6 +485,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     mutating func removeAll() {
         index.removeAll()
+        ghostKeys.fill(with: nil)
+        ghostCount = 0
         policy.removeAll()
         expiryOrder.removeAll()
         freeSlots.removeAll()
@@ -485,18 +538,42 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @inline(__always)
     private mutating func evict(_ victim: Int32) {
         evictions += 1
-        removeSlot(victim, notifyPolicy: false, reason: .evicted)
+        guard Policy.keepsGhostsInIndex, let ghost = policy.remember(victim, cost: entries[victim].cost) else {
+            removeSlot(victim, notifyPolicy: false, reason: .evicted)
+            return
+        }
+        removeSlot(victim, notifyPolicy: false, reason: .evicted, ghost: ghost)
+        while let forgotten = policy.forgottenGhost() { forgetGhost(forgotten) }
     }
 
-    private mutating func removeSlot(_ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?) {
+    // Removes the entry in `slot`; its key stays in the index as `ghost`'s, if given.
+    private mutating func removeSlot(
+        _ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?, ghost: Int32? = nil
+    ) {
         if let reason, let onRemoval { onRemoval(entries[slot].key!, values[slot], reason) }
         if notifyPolicy { policy.removed(slot) }
         if configuration.ttl != nil { expiryOrder.remove(slot, in: expiryLinks) }
-        index.remove(entries[slot].key!)
+        if let ghost {
+            let key = entries[slot].key!
+            index.replace(key, slot: Self.ghostTag + ghost)
+            if Int(ghost) >= ghostKeys.count { ghostKeys.grow(to: max(16, Int(ghost) * 2), filling: nil) }
+            ghostKeys[ghost] = key
+            ghostCount += 1
+        } else {
+            index.remove(entries[slot].key!)
+        }
         entries[slot].key = nil
         values[slot] = nil
         totalCost -= entries[slot].cost
         freeSlots.push(slot)
+    }
+
+    // Takes ghost `record`'s key out of the index.
+    @inline(__always)
+    private mutating func forgetGhost(_ record: Int32) {
+        index.remove(ghostKeys[record]!)
+        ghostKeys[record] = nil
+        ghostCount -= 1
     }
 
     @inline(__always)
@@ -509,6 +586,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private mutating func reserveSlots(_ slotCount: Int) {
         let old = entries.count
         guard slotCount > old else { return }
+        precondition(slotCount <= Int(Self.ghostTag), "Cache: more than 2^30 entries")
         entries.grow(to: slotCount, filling: Entry(key: nil, cost: 0, expiry: 0))
         values.grow(to: slotCount, filling: nil)
         if configuration.ttl != nil { expiryLinks.grow(to: slotCount) }  // untouched without a TTL
@@ -521,12 +599,22 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 extension CacheCore {
     func checkInvariants() {
         index.checkInvariants()
-        let live = Set(index.pairs.map(\.1))
+        let pairs = index.pairs.filter { !Policy.keepsGhostsInIndex || $0.1 < Self.ghostTag }
+        let live = Set(pairs.map(\.1))
         var sum = 0
-        for (key, slot) in index.pairs {
+        for (key, slot) in pairs {
             precondition(entries[slot].key == key, "Cache: index and slot disagree on slot \(slot)")
             sum += entries[slot].cost
         }
+        let ghosts = index.pairs.filter { Policy.keepsGhostsInIndex && $0.1 >= Self.ghostTag }.map {
+            (key: $0.0, record: $0.1 - Self.ghostTag)
+        }
+        for ghost in ghosts {
+            precondition(ghostKeys[ghost.record] == ghost.key, "Cache: ghost \(ghost.record) holds another key")
+        }
+        precondition(ghosts.count == ghostCount, "Cache: \(ghosts.count) ghosts indexed, count \(ghostCount)")
+        precondition(
+            Set(ghosts.map(\.record)) == Set(policy.checkedGhosts()), "Cache: the index and the policy disagree on the ghosts")
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
         precondition(
             totalCost <= configuration.capacity || Policy.resizesOnHit || Policy.makesRoomItself,

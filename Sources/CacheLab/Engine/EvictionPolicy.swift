@@ -152,6 +152,41 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// Forgets every entry.
     mutating func removeAll()
 
+    // Ghosts in the cache's index. A policy that remembers the keys it evicted (ghosts) may
+    // keep them in the engine's own index, as libCacheSim keeps them in its one hash table: a
+    // miss then finds a ghost in the lookup it makes anyway, and an eviction turns the victim's
+    // index entry into its ghost's instead of removing one key and adding it to a second table.
+    // The policy numbers its ghost records; the engine keeps each one's key.
+
+    /// Whether the policy keeps its ghosts in the cache's index (the calls below). Only LeCaR.
+    static var keepsGhostsInIndex: Bool { get }
+
+    /// The miss `admit` was just asked about found ghost `record` under its key (libCacheSim's
+    /// `find` of a ghost): the policy learns from it and forgets it, and the engine forgets the
+    /// key. Called right after `admit`.
+    mutating func ghostReturned(_ record: Int32)
+
+    /// The slot `evict()` just returned, costing `cost`: the ghost record to keep under its key,
+    /// or nil to forget the key. Then `forgottenGhost()` until it answers nil.
+    mutating func remember(_ slot: Int32, cost: Int) -> Int32?
+
+    /// A ghost record the policy has stopped remembering since the last `remember` (its ghost
+    /// list grew past its limit), or nil: the engine forgets its key.
+    mutating func forgottenGhost() -> Int32?
+
+    /// The ghost records likeliest to be forgotten next (the oldest of each ghost list): the
+    /// engine loads their keys, then those keys' index buckets, as for a coming victim. A hint:
+    /// nothing may change.
+    func comingForgottenGhosts() -> (Int32?, Int32?)
+
+    /// Starts loading what a return of ghost `record` will read of the policy's own records, a
+    /// few requests before the miss comes (the replay found the ghost in the index). A hint:
+    /// nothing may change.
+    mutating func prefetchGhost(_ record: Int32)
+
+    /// The ghost records the policy remembers, after checking them (for invariant checks).
+    func checkedGhosts() -> [Int32]
+
     /// The live slots the policy holds, next victim first where the policy has a simple order,
     /// after checking its own structure (stops the program with a message if it is broken).
     func checkedSlots() -> [Int32]
@@ -222,4 +257,23 @@ extension EvictionPolicy {
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { nil }
+
+    public static var keepsGhostsInIndex: Bool { false }
+
+    @inline(__always)
+    public mutating func ghostReturned(_ record: Int32) {}
+
+    @inline(__always)
+    public mutating func remember(_ slot: Int32, cost: Int) -> Int32? { nil }
+
+    @inline(__always)
+    public mutating func forgottenGhost() -> Int32? { nil }
+
+    @inline(__always)
+    public func comingForgottenGhosts() -> (Int32?, Int32?) { (nil, nil) }
+
+    @inline(__always)
+    public mutating func prefetchGhost(_ record: Int32) {}
+
+    public func checkedGhosts() -> [Int32] { [] }
 }

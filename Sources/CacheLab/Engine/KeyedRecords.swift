@@ -1,33 +1,31 @@
-/// Records of keys a policy remembers but the cache does not store (LeCaR's ghosts, Cacheus's
-/// history and ghost caches): each a key, a cost and fields of the policy's own (`Extra`), in a
-/// numbered place found by key through a `SlotIndex`, linked into the policy's lists through
-/// `links` (a `CostedList` per list, over `costs`).
-///
-/// Places are reused as records go and the storage doubles when full, so nothing allocates once
-/// it has grown to the most records held at once.
+/// Records of keys a policy remembers but the cache does not store (Cacheus's history and ghost
+/// caches, MQ's and LIRS's): a `RecordPool` (each record a cost and fields of the policy's own,
+/// `Extra`, linked into the policy's lists through `links`) whose records are also found by key
+/// through a `SlotIndex`.
 ///
 /// - Complexity: O(1) expected find, add and remove.
 /// - Invariant: the index holds exactly the live records' keys, each under its place.
 struct KeyedRecords<Extra> {
     private var index = SlotIndex<UInt64>(minimumCapacity: 16)
     private let keys = SlotArray<UInt64>(count: 0, filling: 0)
-    /// Each record's cost, for the `CostedList`s threaded through `links`.
-    let costs = SlotArray<Int>(count: 0, filling: 0)
+    private var pool: RecordPool<Extra>
+    /// The pool's: each record's cost, its extra fields and its links.
+    let costs: SlotArray<Int>
     let extras: SlotArray<Extra>
-    let links = SlotLinks()
-    private var free = SlotStack()
-    private let filler: Extra
+    let links: SlotLinks
 
     /// No records; `filler` fills the extra fields of places not in use.
     init(filler: Extra) {
-        self.filler = filler
-        extras = SlotArray(count: 0, filling: filler)
+        pool = RecordPool(filler: filler)
+        costs = pool.costs
+        extras = pool.extras
+        links = pool.links
     }
 
     var count: Int { index.count }
 
     /// How many places there are: records are numbered below it (for links kept beside).
-    var capacity: Int { keys.count }
+    var capacity: Int { pool.capacity }
 
     /// The place of `key`'s record, or nil when `key` has none.
     @inline(__always)
@@ -44,9 +42,7 @@ struct KeyedRecords<Extra> {
     @inline(__always)
     func prefetchRecord(_ record: Int32) {
         keys.prefetch(Int(record))
-        costs.prefetch(Int(record))
-        extras.prefetch(Int(record))
-        links.prefetch(record, settled: false)
+        pool.prefetch(record)
     }
 
     /// Starts loading the fields and links of `key`'s record, if it has one (its bucket should
@@ -86,11 +82,9 @@ struct KeyedRecords<Extra> {
     /// Adds a record for `key`, which must have none, and returns its place (not linked in any list).
     @inline(__always)
     mutating func add(_ key: UInt64, cost: Int, extra: Extra) -> Int32 {
-        if free.isEmpty { reserve(Swift.max(16, keys.count * 2)) }
-        let record = free.pop()
+        let record = pool.add(cost: cost, extra: extra)
+        if Int(record) >= keys.count { keys.grow(to: pool.capacity, filling: 0) }
         keys[record] = key
-        costs[record] = cost
-        extras[record] = extra
         index.insert(key, slot: record)
         return record
     }
@@ -99,15 +93,11 @@ struct KeyedRecords<Extra> {
     @inline(__always)
     mutating func remove(_ record: Int32) {
         index.remove(keys[record])
-        extras[record] = filler
-        free.push(record)
+        pool.remove(record)
     }
 
     mutating func removeAll() {
-        for (_, record) in index.pairs {
-            extras[record] = filler
-            free.push(record)
-        }
+        for (_, record) in index.pairs { pool.remove(record) }
         index.removeAll()
     }
 
@@ -120,16 +110,6 @@ struct KeyedRecords<Extra> {
         for (key, record) in index.pairs {
             precondition(keys[record] == key, "\(name): record \(record) holds another key than its index entry")
         }
-        precondition(free.count + index.count == keys.count, "\(name): a record place leaked")
-    }
-
-    private mutating func reserve(_ count: Int) {
-        let old = keys.count
-        keys.grow(to: count, filling: 0)
-        costs.grow(to: count, filling: 0)
-        extras.grow(to: count, filling: filler)
-        links.grow(to: count)
-        free.reserve(count)
-        for record in (old..<count).reversed() { free.push(Int32(record)) }
+        pool.checkPlaces(live: index.count, name: name)
     }
 }

@@ -64,6 +64,15 @@ struct SlotIndex<Key: CacheKey> {
         count += 1
     }
 
+    /// Stores `slot` for `key`, which must be present, in place of the slot it had: one probe,
+    /// nothing moved.
+    @inline(__always)
+    mutating func replace(_ key: Key, slot: Int32) {
+        var position = home(key)
+        while buckets[position].key != key { position = (position + 1) & mask }
+        buckets[position].slot = slot
+    }
+
     /// Forgets `key`, which must be present.
     @inline(__always)
     mutating func remove(_ key: Key) {

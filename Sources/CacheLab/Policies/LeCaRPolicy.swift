@@ -26,6 +26,11 @@
 /// not seen since (and every miss then looks up, and every such eviction inserts into, a table
 /// of them).
 ///
+/// The ghosts live in the cache's own index (`keepsGhostsInIndex`), as libCacheSim keeps them in
+/// its hash table: a miss finds one in the lookup it makes anyway, and an eviction turns the
+/// victim's index entry into its ghost's. The policy keeps each ghost's expert, eviction time,
+/// cost and place in its FIFO (`RecordPool`), the engine its key.
+///
 /// - Complexity: O(1) access and insert, evict O(1) amortized; a hit that empties the lowest
 ///   frequency scans up to the highest in use, as libCacheSim's does.
 /// - Invariant: the recency list and the frequency lists hold exactly the live slots, each in the
@@ -35,6 +40,7 @@ public struct LeCaRPolicy: EvictionPolicy {
         "LRU's or LFU's victim, picked at random by weights learnt from ghost hits (libCacheSim LeCaR)"
     public static let relativeCost = 2.0
     public static var victimLookahead: Int { 3 }
+    public static var keepsGhostsInIndex: Bool { true }
 
     /// Which expert evicted a ghost's entry.
     enum Expert: Int8 {
@@ -42,7 +48,7 @@ public struct LeCaRPolicy: EvictionPolicy {
         case lfu = 2
     }
 
-    /// What a ghost remembers besides its key and cost.
+    /// What a ghost remembers besides its cost (the engine keeps its key).
     struct Ghost {
         var expert: Expert
         /// The request (`requests`) that evicted it.
@@ -57,8 +63,6 @@ public struct LeCaRPolicy: EvictionPolicy {
     private let updatesWeights: Bool
 
     private var random = LehmerRandom()
-    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
-    private let costs = SlotArray<Int>(count: 0, filling: 0)
     private let frequency = SlotArray<Int>(count: 0, filling: 0)
     private let recencyLinks = SlotLinks()
     /// Least recently used first.
@@ -69,15 +73,18 @@ public struct LeCaRPolicy: EvictionPolicy {
     private var minFrequency = 1
     private var maxFrequency = 1
     private var count = 0
-    private var ghosts = KeyedRecords(filler: Ghost(expert: .lru, evictedAt: 0))
+    private var ghosts = RecordPool(filler: Ghost(expert: .lru, evictedAt: 0))
     /// Oldest first.
     private var lruGhosts = CostedList()
     private var lfuGhosts = CostedList()
+    /// The expert whose choice `evict()` last returned (nil: both chose it), for `remember`; then
+    /// the FIFO `forgottenGhost` trims.
+    private var evictedBy: Expert?
+    private var trimming: Expert?
     /// libCacheSim's `n_req`: requests seen, counting the one being served.
     private var requests: Int64 = 0
-    /// The other expert's candidate and the oldest ghost of each FIFO when `prefetchVictim` last
-    /// ran (hints).
-    private var hinted: (candidate: Int32?, lruGhost: Int32?, lfuGhost: Int32?) = (nil, nil, nil)
+    /// The other expert's candidate when `prefetchVictim` last ran (a hint).
+    private var hintedCandidate: Int32?
 
     public init(configuration: CacheConfiguration) {
         self.init(configuration: configuration, lruWeight: 0.5, updatesWeights: true)
@@ -95,8 +102,6 @@ public struct LeCaRPolicy: EvictionPolicy {
     public mutating func share(_ random: LehmerRandom) { self.random = random }
 
     public mutating func grow(to slotCount: Int) {
-        keys.grow(to: slotCount, filling: 0)
-        costs.grow(to: slotCount, filling: 0)
         frequency.grow(to: slotCount, filling: 0)
         recencyLinks.grow(to: slotCount)
         frequencyLinks.grow(to: slotCount)
@@ -105,25 +110,26 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
         requests += 1
-        if let ghost = ghosts.find(key) {
-            let age = requests - ghosts.extras[ghost].evictedAt
-            switch ghosts.extras[ghost].expert {
-            case .lru:
-                penalize(lru: true, age: age)
-                lruGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
-            case .lfu:
-                penalize(lru: false, age: age)
-                lfuGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
-            }
-            ghosts.remove(ghost)
-        }
         return .store
+    }
+
+    /// A miss on a ghost: the weight of the expert that evicted it shrinks, and it is forgotten.
+    @inline(__always)
+    public mutating func ghostReturned(_ ghost: Int32) {
+        let age = requests - ghosts.extras[ghost].evictedAt
+        switch ghosts.extras[ghost].expert {
+        case .lru:
+            penalize(lru: true, age: age)
+            lruGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
+        case .lfu:
+            penalize(lru: false, age: age)
+            lfuGhosts.remove(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
+        }
+        ghosts.remove(ghost)
     }
 
     @inline(__always)
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
-        keys[slot] = key
-        costs[slot] = cost
         frequency[slot] = 1
         recency.append(slot, in: recencyLinks)
         count += 1
@@ -144,13 +150,9 @@ public struct LeCaRPolicy: EvictionPolicy {
         if raised < minFrequency { minFrequency = raised }
     }
 
-    /// The ghost bucket a miss on `key` looks up.
+    /// A miss on a ghost reads its expert, age, cost and links.
     @inline(__always)
-    public mutating func prefetch(_ key: UInt64) { ghosts.prefetch(key) }
-
-    /// The ghost of `key`, if it has one: a miss on it reads its expert, age, cost and links.
-    @inline(__always)
-    public mutating func prefetchMiss(_ key: UInt64) { ghosts.prefetchRecord(forKey: key) }
+    public mutating func prefetchGhost(_ ghost: Int32) { ghosts.prefetch(ghost) }
 
     /// The candidate of the expert with the larger weight (the one a draw most likely picks
     /// when the two differ); `prefetchVictim` adds the other's.
@@ -167,23 +169,23 @@ public struct LeCaRPolicy: EvictionPolicy {
     @inline(__always)
     public func alternativeVictimHint() -> Int32? { lfuLeads ? recency.first : frequencyLists[minFrequency].first }
 
-    /// Both candidates' links, keys, costs and frequencies and the oldest ghosts of both FIFOs;
-    /// once loaded, the ghost buckets that evicting either candidate and dropping those ghosts
-    /// will touch. For a later victim of the leading expert (`victimHint(after:)`), that slot's
-    /// only.
+    /// Both candidates' links and frequencies, and the records of the oldest ghosts of both
+    /// FIFOs. For a later victim of the leading expert (`victimHint(after:)`), that slot's only.
     @inline(__always)
     public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         prefetchCandidate(slot, settled: settled)
         guard slot == victimHint() else { return }
-        // Each of the others is settled once it is what it was on the request before.
-        let others = (candidate: alternativeVictimHint(), lruGhost: lruGhosts.first, lfuGhost: lfuGhosts.first)
-        if let candidate = others.candidate, candidate != slot {
-            prefetchCandidate(candidate, settled: candidate == hinted.candidate)
-        }
-        ghosts.prefetchComing(others.lruGhost, settled: others.lruGhost == hinted.lruGhost)
-        ghosts.prefetchComing(others.lfuGhost, settled: others.lfuGhost == hinted.lfuGhost)
-        hinted = others
+        // The other is settled once it is what it was on the request before.
+        let other = alternativeVictimHint()
+        if let other, other != slot { prefetchCandidate(other, settled: other == hintedCandidate) }
+        hintedCandidate = other
+        if let oldest = lruGhosts.first { ghosts.prefetch(oldest) }
+        if let oldest = lfuGhosts.first { ghosts.prefetch(oldest) }
     }
+
+    /// The oldest ghost of each FIFO: the next a new ghost pushes out.
+    @inline(__always)
+    public func comingForgottenGhosts() -> (Int32?, Int32?) { (lruGhosts.first, lfuGhosts.first) }
 
     @inline(__always)
     public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
@@ -219,13 +221,34 @@ public struct LeCaRPolicy: EvictionPolicy {
         recency.remove(victim, in: recencyLinks)
         leaveFrequency(victim)
         count -= 1
-        guard let expert else { return victim }
-        let ghost = ghosts.add(keys[victim], cost: costs[victim], extra: Ghost(expert: expert, evictedAt: requests))
-        switch expert {
-        case .lru: Self.remember(ghost, in: &lruGhosts, of: &ghosts, limit: ghostLimit)
-        case .lfu: Self.remember(ghost, in: &lfuGhosts, of: &ghosts, limit: ghostLimit)
-        }
+        evictedBy = expert
         return victim
+    }
+
+    /// The victim `evict()` just returned becomes a ghost at the new end of the FIFO of the
+    /// expert that chose it, unless both did.
+    @inline(__always)
+    public mutating func remember(_ slot: Int32, cost: Int) -> Int32? {
+        guard let expert = evictedBy else { return nil }
+        let ghost = ghosts.add(cost: cost, extra: Ghost(expert: expert, evictedAt: requests))
+        switch expert {
+        case .lru: lruGhosts.append(ghost, cost: cost, in: ghosts.links)
+        case .lfu: lfuGhosts.append(ghost, cost: cost, in: ghosts.links)
+        }
+        evictedBy = nil
+        trimming = expert
+        return ghost
+    }
+
+    /// The oldest ghost of the FIFO `remember` added to, while that FIFO costs more than half
+    /// the capacity (the new ghost too, if it alone does).
+    @inline(__always)
+    public mutating func forgottenGhost() -> Int32? {
+        switch trimming {
+        case .lru?: Self.dropOldest(of: &lruGhosts, in: &ghosts, over: ghostLimit)
+        case .lfu?: Self.dropOldest(of: &lfuGhosts, in: &ghosts, over: ghostLimit)
+        case nil: nil
+        }
     }
 
     public mutating func removeAll() {
@@ -237,6 +260,8 @@ public struct LeCaRPolicy: EvictionPolicy {
         ghosts.removeAll()
         lruGhosts.removeAll()
         lfuGhosts.removeAll()
+        evictedBy = nil
+        trimming = nil
     }
 
     public func checkedSlots() -> [Int32] {
@@ -253,25 +278,29 @@ public struct LeCaRPolicy: EvictionPolicy {
         }
         precondition(inFrequencies == count, "LeCaR: \(inFrequencies) entries in frequency lists, count \(count)")
         precondition(count == 0 || !frequencyLists[minFrequency].isEmpty, "LeCaR: min_freq names an empty list")
-        ghosts.checkInvariants(name: "LeCaR.ghosts")
-        for (list, name) in [(lruGhosts, "LeCaR.lruGhosts"), (lfuGhosts, "LeCaR.lfuGhosts")] {
+        _ = checkedGhosts()
+        return slots
+    }
+
+    public func checkedGhosts() -> [Int32] {
+        var all: [Int32] = []
+        for (list, expert, name) in [(lruGhosts, Expert.lru, "LeCaR.lruGhosts"), (lfuGhosts, .lfu, "LeCaR.lfuGhosts")] {
             let members = list.checkedSlots(in: ghosts.links, costs: ghosts.costs, name: name)
             precondition(list.cost <= ghostLimit, "\(name): costs \(list.cost), over \(ghostLimit)")
-            precondition(members.allSatisfy { ghosts.find(ghosts.key($0)) == $0 }, "\(name): a ghost not indexed")
+            precondition(members.allSatisfy { ghosts.extras[$0].expert == expert }, "\(name): another expert's ghost")
+            all += members
         }
-        return slots
+        ghosts.checkPlaces(live: all.count, name: "LeCaR.ghosts")
+        return all
     }
 
     /// The frequency counted for `slot` (for tests).
     func frequency(of slot: Int32) -> Int { frequency[slot] }
 
-    /// The keys remembered as ghosts of LRU and of LFU, oldest first, and how many ghosts there
-    /// are in all (for tests).
-    var ghostKeys: (lru: [UInt64], lfu: [UInt64], all: Int) {
-        (
-            lruGhosts.slots(in: ghosts.links).map { ghosts.key($0) },
-            lfuGhosts.slots(in: ghosts.links).map { ghosts.key($0) }, ghosts.count
-        )
+    /// The ghost records of LRU and of LFU, oldest first, and how many ghosts there are in all
+    /// (for tests; `Cache.ghostKeys` names their keys).
+    var ghostRecords: (lru: [Int32], lfu: [Int32], all: Int) {
+        (lruGhosts.slots(in: ghosts.links), lfuGhosts.slots(in: ghosts.links), ghosts.count)
     }
 
     /// Whether LFU's candidate is the likelier victim when the experts differ: a draw picks
@@ -298,17 +327,16 @@ public struct LeCaRPolicy: EvictionPolicy {
         }
     }
 
-    // Adds a ghost at the new end of a FIFO, then drops the oldest while it costs more than half
-    // the capacity (the new one too, if it alone does).
-    private static func remember(
-        _ ghost: Int32, in list: inout CostedList, of ghosts: inout KeyedRecords<Ghost>, limit: Int
-    ) {
-        list.append(ghost, cost: ghosts.costs[ghost], in: ghosts.links)
-        while list.cost > limit {
-            let oldest = list.head
-            list.remove(oldest, cost: ghosts.costs[oldest], in: ghosts.links)
-            ghosts.remove(oldest)
-        }
+    // Drops the oldest ghost of `list` if it costs more than `limit`, and returns it.
+    @inline(__always)
+    private static func dropOldest(
+        of list: inout CostedList, in ghosts: inout RecordPool<Ghost>, over limit: Int
+    ) -> Int32? {
+        guard list.cost > limit else { return nil }
+        let oldest = list.head
+        list.remove(oldest, cost: ghosts.costs[oldest], in: ghosts.links)
+        ghosts.remove(oldest)
+        return oldest
     }
 
     @inline(__always)
@@ -316,7 +344,6 @@ public struct LeCaRPolicy: EvictionPolicy {
         recencyLinks.prefetch(slot, settled: settled)
         frequencyLinks.prefetch(slot, settled: settled)
         if !settled { frequency.prefetch(Int(slot)) }
-        ghosts.prefetchRemembering(slot, keys: keys, costs: costs, settled: settled)
     }
 
     @inline(__always)

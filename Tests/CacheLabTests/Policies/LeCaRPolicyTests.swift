@@ -11,6 +11,13 @@ struct LeCaRPolicyTests {
         Fixtures.makeCache(LeCaRPolicy.self, .lecar, capacity: capacity, sizeMode: sizeMode)
     }
 
+    /// The keys remembered as ghosts of LRU and of LFU, oldest first, and how many ghosts there
+    /// are in all (the policy numbers them, the cache's index keeps their keys).
+    func ghosts(_ cache: Cache<UInt64, Void, LeCaRPolicy>) -> (lru: [UInt64], lfu: [UInt64], all: Int) {
+        let records = cache.policy.ghostRecords
+        return (cache.ghostKeys(records.lru), cache.ghostKeys(records.lfu), records.all)
+    }
+
     @Test func whenBothExpertsNameTheSameEntryItGoesWithoutADrawAndIsNotRemembered() {
         // Given 1 and 2 used once each: 1 is both the least recent and the oldest of frequency 1
         let cache = makeCache(capacity: 2)
@@ -18,14 +25,14 @@ struct LeCaRPolicyTests {
         #expect(Set(cache.storedKeys) == [2, 3])
         // Then 1 is not remembered at all (libCacheSim keeps it as a ghost of neither expert,
         // which changes nothing when 1 comes again), and no weight moved
-        #expect(cache.policy.ghostKeys.lru.isEmpty && cache.policy.ghostKeys.lfu.isEmpty)
-        #expect(cache.policy.ghostKeys.all == 0)
+        #expect(ghosts(cache).lru.isEmpty && ghosts(cache).lfu.isEmpty)
+        #expect(ghosts(cache).all == 0)
         #expect(cache.policy.weightLRU == 0.5 && cache.policy.weightLFU == 0.5)
         // When 2 is hit and 4 comes, then 3 is both candidates again; and when 5 comes, LRU's
         // candidate 2 and LFU's 4 differ: the first draw (0.97, nothing drawn before) picks 4
         cache.replay([2, 4, 5])
         #expect(Set(cache.storedKeys) == [2, 5])
-        #expect(cache.policy.ghostKeys.lfu == [4])
+        #expect(ghosts(cache).lfu == [4])
     }
 
     @Test func aDisagreementIsSettledByADrawAgainstLRUsWeight() throws {
@@ -35,7 +42,7 @@ struct LeCaRPolicyTests {
         #expect(hits == [false, true, false, false])
         // Then the draw, 0.97, is not under LRU's weight 0.5: LFU's candidate 2 goes
         #expect(Set(cache.storedKeys) == [1, 3])
-        #expect(cache.policy.ghostKeys.lfu == [2])
+        #expect(ghosts(cache).lfu == [2])
         let one = try #require(cache.slot(forKey: 1))
         #expect(cache.policy.frequency(of: one) == 2)
     }
@@ -49,8 +56,28 @@ struct LeCaRPolicyTests {
         #expect(cache.policy.weightLFU == 0.49204571979434314)
         // And 2's return evicted again by LFU (draw 0.82): 3, whose key is now LFU's ghost
         #expect(Set(cache.storedKeys) == [1, 2])
-        #expect(cache.policy.ghostKeys.lfu == [3])
-        #expect(cache.policy.ghostKeys.all == 1)
+        #expect(ghosts(cache).lfu == [3])
+        #expect(ghosts(cache).all == 1)
+    }
+
+    @Test func aGhostLivesInTheCachesIndexButIsNoEntry() {
+        // Given 2 evicted by LFU: its key stays in the cache's index as LFU's ghost
+        let cache = makeCache(capacity: 2)
+        cache.replay([1, 1, 2, 3])
+        #expect(ghosts(cache).lfu == [2])
+        // Then no lookup takes it for an entry, and none forgets it
+        #expect(cache.count == 2 && !cache.contains(2) && cache.cost(forKey: 2) == nil)
+        #expect(cache.value(forKey: 2, at: 0) == nil && cache.removeValue(forKey: 2) == nil)
+        #expect(ghosts(cache).lfu == [2])
+        // When the client stores 2 again, the ghost returns as on the replayed miss above
+        cache.insert((), forKey: 2, size: 1, at: 0)
+        #expect(cache.policy.weightLFU == 0.49204571979434314)
+        #expect(Set(cache.storedKeys) == [1, 2] && ghosts(cache).lfu == [3])
+        cache.checkInvariants()
+        // And removeAll forgets the ghosts with the entries
+        cache.removeAll()
+        #expect(cache.count == 0 && ghosts(cache).all == 0 && !cache.contains(3))
+        cache.checkInvariants()
     }
 
     @Test func aLongerTraceEndsWithLibCacheSimsEntriesWeightsAndGhosts() {
@@ -63,8 +90,8 @@ struct LeCaRPolicyTests {
         #expect(Set(cache.storedKeys) == [1, 3, 7])
         #expect(cache.policy.weightLRU == 0.4967105274552907)
         #expect(cache.policy.weightLFU == 0.5032894724440513)
-        #expect(cache.policy.ghostKeys.lru.isEmpty && cache.policy.ghostKeys.lfu == [2])
-        #expect(cache.policy.ghostKeys.all == 1)  // 5, which both experts chose, is not remembered
+        #expect(ghosts(cache).lru.isEmpty && ghosts(cache).lfu == [2])
+        #expect(ghosts(cache).all == 1)  // 5, which both experts chose, is not remembered
     }
 
     @Test func theGhostFIFOsHoldHalfTheCapacityInCost() {
@@ -74,7 +101,7 @@ struct LeCaRPolicyTests {
         // Then each ghost FIFO keeps only its newest key (the invariant check after every
         // request bounds them too); the victim both experts chose is not remembered
         #expect(Set(cache.storedKeys) == [6, 7, 8])
-        #expect(cache.policy.ghostKeys.lru == [2] && cache.policy.ghostKeys.lfu == [4])
-        #expect(cache.policy.ghostKeys.all == 2)
+        #expect(ghosts(cache).lru == [2] && ghosts(cache).lfu == [4])
+        #expect(ghosts(cache).all == 2)
     }
 }
