@@ -9,7 +9,8 @@
 /// - Invariant: `totalCost` is the sum of the stored entries' costs and never exceeds the
 ///   capacity (except, for a policy that `resizesOnHit`, after a hit that grew an entry, until the
 ///   next miss makes room, and for a policy that `makesRoomItself`, as its own count allows); the
-///   index, the policy and (with a TTL) the expiry list hold exactly the live slots.
+///   index, the policy and (with a TTL) the expiry list hold exactly the live slots, and the index
+///   besides them exactly the ghosts of a policy that `keepsGhostsInIndex`.
 ///
 /// A final class with one owner (a replay loop, or the actor of a client tier): its per-entry
 /// fields live in `SlotArray`s, so the per-request path does no copy-on-write checks and, once
@@ -163,6 +164,9 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     /// The keys of ghost `records` (a policy that keeps its ghosts in the index): for tests that
     /// read a policy's ghost lists.
     func ghostKeys(_ records: [Int32]) -> [Key] { records.map { core.pointee.ghostKey($0) } }
+
+    /// The keys stored in live `slots`: for tests that read a policy's lists of slots.
+    func keys(ofSlots slots: [Int32]) -> [Key] { slots.map { core.pointee.key(ofSlot: $0) } }
 }
 
 /// Why the cache dropped an entry on its own.
@@ -257,6 +261,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     func ghostKey(_ record: Int32) -> Key { ghostKeys[record]! }
 
+    func key(ofSlot slot: Int32) -> Key { entries[slot].key! }
+
     @inline(__always)
     mutating func upcoming(nextUse: Int64) { policy.upcoming(nextUse: nextUse) }
 
@@ -328,7 +334,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     // before: its entry and the policy's data, then its key's bucket. A slot's successor is
     // asked only once its own data has had a request to arrive. So when evictions come back to
     // back, each victim's bucket was requested a request before its eviction, not in the same
-    // one. (On Random and LeCaR 3 measured faster than 2, and 4 slower than 3.)
+    // one. (On LeCaR 3 measured faster than 2, and 4 slower than 3; on Random too on the host
+    // of the earlier measurements, but 2 faster than 3 on the AMD EPYC host: the Speed article.)
     @inline(__always)
     private mutating func prefetchComing(from first: Int32) {
         let seen = coming
@@ -586,7 +593,9 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private mutating func reserveSlots(_ slotCount: Int) {
         let old = entries.count
         guard slotCount > old else { return }
-        precondition(slotCount <= Int(Self.ghostTag), "Cache: more than 2^30 entries")
+        precondition(
+            !Policy.keepsGhostsInIndex || slotCount <= Int(Self.ghostTag),
+            "Cache: more than 2^30 entries beside ghosts in the index")
         entries.grow(to: slotCount, filling: Entry(key: nil, cost: 0, expiry: 0))
         values.grow(to: slotCount, filling: nil)
         if configuration.ttl != nil { expiryLinks.grow(to: slotCount) }  // untouched without a TTL
@@ -614,7 +623,8 @@ extension CacheCore {
         }
         precondition(ghosts.count == ghostCount, "Cache: \(ghosts.count) ghosts indexed, count \(ghostCount)")
         precondition(
-            Set(ghosts.map(\.record)) == Set(policy.checkedGhosts()), "Cache: the index and the policy disagree on the ghosts")
+            Set(ghosts.map(\.record)) == Set(policy.checkedGhosts()),
+            "Cache: the index and the policy disagree on the ghosts")
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
         precondition(
             totalCost <= configuration.capacity || Policy.resizesOnHit || Policy.makesRoomItself,

@@ -35,7 +35,6 @@ public struct SLRUPolicy: EvictionPolicy {
     /// Each slot's segment; -1 (a byte, where an `Int8?` would take two) while it is in none.
     private let segment = SlotArray<Int8>(count: 0, filling: -1)
     private let costs = SlotArray<Int>(count: 0, filling: 0)
-    private let keys = SlotArray<UInt64>(count: 0, filling: 0)
     /// Entries a hit evicted, not yet handed to the engine.
     private var pending = SlotStack()
 
@@ -48,7 +47,6 @@ public struct SLRUPolicy: EvictionPolicy {
         links.grow(to: slotCount)
         segment.grow(to: slotCount, filling: -1)
         costs.grow(to: slotCount, filling: 0)
-        keys.grow(to: slotCount, filling: 0)
         pending.reserve(slotCount)
     }
 
@@ -60,7 +58,6 @@ public struct SLRUPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
         costs[slot] = cost
-        keys[slot] = key
         // The lowest segment with room; segment 0 when none has (the engine made room in the cache).
         var target = 0
         for candidate in 0..<Self.segmentCount where segments[candidate].cost + cost <= segmentLimit {
@@ -136,10 +133,9 @@ public struct SLRUPolicy: EvictionPolicy {
         return result
     }
 
-    /// The keys of each segment, 0 to 3, least recent first (for tests).
-    var segmentKeys: [[UInt64]] {
-        (0..<Self.segmentCount).map { index in segments[index].slots(in: links).map { keys[$0] } }
-    }
+    /// The slots of each segment, 0 to 3, least recent first (for tests; `Cache.keys(ofSlots:)`
+    /// names their keys).
+    var segmentSlots: [[Int32]] { (0..<Self.segmentCount).map { index in segments[index].slots(in: links) } }
 
     // Segment `index` is over its share: its least recent entry moves down one segment, whose own
     // overflow cools further down; from segment 0 the cache evicts.
