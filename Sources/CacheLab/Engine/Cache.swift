@@ -167,6 +167,10 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
 
     /// The keys stored in live `slots`: for tests that read a policy's lists of slots.
     func keys(ofSlots slots: [Int32]) -> [Key] { slots.map { core.pointee.key(ofSlot: $0) } }
+
+    /// How many keys the cache's own index holds (none when the policy's table is the index,
+    /// `EvictionPolicy.indexesKeys`): for tests.
+    var ownIndexCount: Int { core.pointee.index.count }
 }
 
 /// Why the cache dropped an entry on its own.
@@ -250,11 +254,27 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         reserveSlots(max(expectedCount, 16))
     }
 
-    var count: Int { index.count - ghostCount }
+    /// Whether the policy's table is the index (`EvictionPolicy.indexesKeys`): then `index` stays
+    /// empty and `policyIndexedCount` counts the entries.
+    private static var policyIndexes: Bool { Policy.indexesKeys && Key.self == UInt64.self }
+    private var policyIndexedCount = 0
+
+    /// Whether `values` holds anything: a cache of `Void` (the simulator's) keeps none, its
+    /// every live entry's value being `()`.
+    private static var keepsValues: Bool { Value.self != Void.self }
+
+    /// The value in live `slot`.
+    @inline(__always)
+    private func storedValue(_ slot: Int32) -> Value? {
+        Self.keepsValues ? values[slot] : unsafeBitCast((), to: Value.self)
+    }
+
+    var count: Int { Self.policyIndexes ? policyIndexedCount : index.count - ghostCount }
 
     /// The live slot of `key`, or nil when it is absent or only a ghost.
     @inline(__always)
     func liveSlot(for key: Key) -> Int32? {
+        if Self.policyIndexes { return policy.indexedSlot(for: key.hashBits) }
         guard let slot = index.slot(for: key) else { return nil }
         return Policy.keepsGhostsInIndex && slot >= Self.ghostTag ? nil : slot
     }
@@ -270,7 +290,11 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     // storage retained and released) on every request.
     @inline(__always)
     mutating func prefetch(_ key: Key) {
-        index.prefetch(key)
+        if Self.policyIndexes {
+            policy.prefetchLookup(key.hashBits, settled: false)
+        } else {
+            index.prefetch(key)
+        }
         policy.prefetch(key.hashBits)
         guard let victim = policy.victimHint() else { return }
         if Policy.victimLookahead > 2 {
@@ -281,7 +305,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         // Another candidate: its entry, then (once that has arrived) its key's bucket.
         if let other = policy.alternativeVictimHint(), other != victim {
             if other == lastAlternativeHint {
-                if let key = entries[other].key { index.prefetch(key) }
+                if !Self.policyIndexes, let key = entries[other].key { index.prefetch(key) }
             } else {
                 entries.prefetch(Int(other))
                 lastAlternativeHint = other
@@ -316,7 +340,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private mutating func prefetchNextTwo(_ victim: Int32) {
         let settled = victim == lastVictimHint || victim == followingVictimHint
         if settled {
-            if let key = entries[victim].key { index.prefetch(key) }
+            if !Self.policyIndexes, let key = entries[victim].key { index.prefetch(key) }
             // The victim after it starts loading now, so it is settled when its turn comes.
             if let following = policy.victimHint(after: victim), following != followingVictimHint {
                 entries.prefetch(Int(following))
@@ -348,7 +372,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
                 entries.prefetch(Int(slot))
                 policy.prefetchVictim(slot, settled: false)
             case 1:
-                if let key = entries[slot].key { index.prefetch(key) }
+                if !Self.policyIndexes, let key = entries[slot].key { index.prefetch(key) }
                 policy.prefetchVictim(slot, settled: true)
             default:
                 if depth == 0 { policy.prefetchVictim(slot, settled: stage > 0) }
@@ -367,6 +391,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     /// `key`'s bucket should have been prefetched earlier: the lookup reads it.
     @inline(__always)
     mutating func prefetchHit(_ key: Key) -> Int32? {
+        if Self.policyIndexes {
+            policy.prefetchLookup(key.hashBits, settled: true)
+            return nil
+        }
         guard let slot = index.slot(for: key) else {
             policy.prefetchMiss(key.hashBits)
             return nil
@@ -423,7 +451,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             }
         }
         policy.accessed(slot)
-        let value = values[slot]
+        let value = storedValue(slot)
         while let victim = policy.pendingVictim() { evict(victim) }
         return value
     }
@@ -463,8 +491,12 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
         let slot = takeSlot()
-        index.insert(key, slot: slot)
-        values[slot] = value
+        if Self.policyIndexes {
+            policyIndexedCount += 1
+        } else {
+            index.insert(key, slot: slot)
+        }
+        if Self.keepsValues { values[slot] = value }
         totalCost += cost
         if let ttl = configuration.ttl {
             entries[slot] = Entry(key: key, cost: cost, expiry: Self.expiry(at: now, ttl: ttl))
@@ -480,7 +512,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Value? {
         guard let slot = liveSlot(for: key) else { return nil }
-        let value = values[slot]
+        let value = storedValue(slot)
         removeSlot(slot, notifyPolicy: true, reason: nil)
         return value
     }
@@ -492,6 +524,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     mutating func removeAll() {
         index.removeAll()
+        policyIndexedCount = 0
         ghostKeys.fill(with: nil)
         ghostCount = 0
         policy.removeAll()
@@ -499,7 +532,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         freeSlots.removeAll()
         for slot in (0..<entries.count).reversed() {
             entries[slot].key = nil
-            values[slot] = nil
+            if Self.keepsValues { values[slot] = nil }
             freeSlots.push(Int32(slot))
         }
         totalCost = 0
@@ -557,7 +590,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private mutating func removeSlot(
         _ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?, ghost: Int32? = nil
     ) {
-        if let reason, let onRemoval { onRemoval(entries[slot].key!, values[slot], reason) }
+        if let reason, let onRemoval { onRemoval(entries[slot].key!, storedValue(slot), reason) }
         if notifyPolicy { policy.removed(slot) }
         if configuration.ttl != nil { expiryOrder.remove(slot, in: expiryLinks) }
         if let ghost {
@@ -566,11 +599,13 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             if Int(ghost) >= ghostKeys.count { ghostKeys.grow(to: max(16, Int(ghost) * 2), filling: nil) }
             ghostKeys[ghost] = key
             ghostCount += 1
+        } else if Self.policyIndexes {
+            policyIndexedCount -= 1
         } else {
             index.remove(entries[slot].key!)
         }
         entries[slot].key = nil
-        values[slot] = nil
+        if Self.keepsValues { values[slot] = nil }
         totalCost -= entries[slot].cost
         freeSlots.push(slot)
     }
@@ -597,7 +632,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             !Policy.keepsGhostsInIndex || slotCount <= Int(Self.ghostTag),
             "Cache: more than 2^30 entries beside ghosts in the index")
         entries.grow(to: slotCount, filling: Entry(key: nil, cost: 0, expiry: 0))
-        values.grow(to: slotCount, filling: nil)
+        if Self.keepsValues { values.grow(to: slotCount, filling: nil) }
         if configuration.ttl != nil { expiryLinks.grow(to: slotCount) }  // untouched without a TTL
         policy.grow(to: slotCount)
         freeSlots.reserve(slotCount)
@@ -608,7 +643,20 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 extension CacheCore {
     func checkInvariants() {
         index.checkInvariants()
-        let pairs = index.pairs.filter { !Policy.keepsGhostsInIndex || $0.1 < Self.ghostTag }
+        let pairs: [(Key, Int32)]
+        if Self.policyIndexes {
+            // The policy's table is the index: it must find every entry's key at its slot.
+            precondition(index.count == 0, "Cache: the policy indexes the keys, yet the cache's index holds some")
+            pairs = policy.checkedSlots().map { (entries[$0].key!, $0) }
+            for (key, slot) in pairs {
+                precondition(
+                    policy.indexedSlot(for: key.hashBits) == slot, "Cache: the policy's table misplaces slot \(slot)")
+            }
+            precondition(
+                pairs.count == policyIndexedCount, "Cache: \(pairs.count) entries, count \(policyIndexedCount)")
+        } else {
+            pairs = index.pairs.filter { !Policy.keepsGhostsInIndex || $0.1 < Self.ghostTag }
+        }
         let live = Set(pairs.map(\.1))
         var sum = 0
         for (key, slot) in pairs {

@@ -37,6 +37,19 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// to back and each reads more than an LRU list's (Random's chains, LeCaR's ghosts).
     static var victimLookahead: Int { get }
 
+    /// Whether the policy's own table finds a live key's slot (`indexedSlot(for:)`), so that a
+    /// cache of `UInt64` keys (whose `hashBits` are the key: the simulator's) keeps no index of
+    /// its own. The table must then hold exactly the live slots: in from `inserted`, out through
+    /// `evict`, `removed` or a pending victim. A cache of other keys keeps its index regardless.
+    static var indexesKeys: Bool { get }
+
+    /// The live slot holding `key`, when `indexesKeys`.
+    func indexedSlot(for key: UInt64) -> Int32?
+
+    /// Starts loading what `indexedSlot(for: key)` will read: the first stage, then (`settled`,
+    /// some requests later) the second.
+    func prefetchLookup(_ key: UInt64, settled: Bool)
+
     /// Starts loading what a lookup of `key` will touch in the policy's own tables (ghost lists),
     /// a few requests ahead. A hint: nothing may change.
     mutating func prefetch(_ key: UInt64)
@@ -209,6 +222,12 @@ extension EvictionPolicy {
     public static var resizesOnHit: Bool { false }
 
     public static var victimLookahead: Int { 2 }
+
+    public static var indexesKeys: Bool { false }
+
+    public func indexedSlot(for key: UInt64) -> Int32? { nil }
+
+    public func prefetchLookup(_ key: UInt64, settled: Bool) {}
 
     public mutating func share(_ random: LehmerRandom) {}
 

@@ -7,7 +7,7 @@
 /// insertion, and its priority `1e8 × count / age` in double precision. Each eviction samples
 /// libCacheSim's hash table 64 times, with replacement (`ChainedHashTable`, 2^16 buckets), and
 /// evicts the first sample of the lowest priority. Miss counts match libCacheSim's `Hyperbolic`
-/// exactly.
+/// exactly. With the simulator's keys the table is the cache's index too (`indexesKeys`).
 ///
 /// - Complexity: O(1) access and insert; evict O(64) expected.
 /// - Invariant: the table holds exactly the live slots.
@@ -19,7 +19,7 @@ public struct HyperbolicPolicy: EvictionPolicy {
     /// Samples per eviction (libCacheSim's default, which its Python class cannot change).
     static let samples = 64
 
-    private var table = ChainedHashTable(hashPower: RandomPolicy.hashPower)
+    private var table = ChainedHashTable<KeyedHashLink>(hashPower: RandomPolicy.hashPower)
     private var random = LehmerRandom()
     private let frequency = SlotArray<Int32>(count: 0, filling: 0)
     private let storedAt = SlotArray<Int64>(count: 0, filling: 0)
@@ -55,6 +55,15 @@ public struct HyperbolicPolicy: EvictionPolicy {
         // libCacheSim counts in a signed 24-bit field.
         frequency[slot] = ((frequency[slot] &+ 1) << 8) >> 8
     }
+
+    /// The table is the cache's index too: a lookup walks its key's chain.
+    public static var indexesKeys: Bool { true }
+
+    @inline(__always)
+    public func indexedSlot(for key: UInt64) -> Int32? { table.slot(forKey: key) }
+
+    @inline(__always)
+    public func prefetchLookup(_ key: UInt64, settled: Bool) { table.prefetchLookup(of: key, settled: settled) }
 
     public mutating func removed(_ slot: Int32) { table.remove(slot) }
 

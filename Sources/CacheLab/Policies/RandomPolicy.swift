@@ -4,6 +4,8 @@
 /// libCacheSim's `Random` sizes it: its default hash power 24, less 8): a random non-empty bucket,
 /// then a random entry of its chain, drawn from the cache's `LehmerRandom`. With the table laid
 /// out as libCacheSim's and the same draws, miss counts match libCacheSim's `Random` exactly.
+/// With the simulator's keys the table is the cache's index too (`indexesKeys`), as libCacheSim's
+/// one table is: a lookup walks its key's chain, and a miss updates one table, not two.
 ///
 /// - Complexity: O(1) access and insert; evict O(1) expected (draws until a bucket is not empty,
 ///   then walks its chain).
@@ -18,7 +20,7 @@ public struct RandomPolicy: EvictionPolicy {
     /// libCacheSim's hash power for Random and Hyperbolic: max(12, 24 − 8).
     static let hashPower = 16
 
-    private var table = ChainedHashTable(hashPower: hashPower)
+    private var table = ChainedHashTable<KeyedHashLink>(hashPower: hashPower)
     private var random = LehmerRandom()
     /// The next three victims as `prefetch` works them out from the generator's state after
     /// `hintedDraws` draws. Hints only: an insertion or removal since may have changed a chain
@@ -90,6 +92,14 @@ public struct RandomPolicy: EvictionPolicy {
             beyondLoading = false
         }
     }
+
+    public static var indexesKeys: Bool { true }
+
+    @inline(__always)
+    public func indexedSlot(for key: UInt64) -> Int32? { table.slot(forKey: key) }
+
+    @inline(__always)
+    public func prefetchLookup(_ key: UInt64, settled: Bool) { table.prefetchLookup(of: key, settled: settled) }
 
     /// Loads the coming victim's place in its chain, which its removal reads (the sample's walk
     /// stops at the entry before it).
