@@ -250,7 +250,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         self.policy = Policy(configuration: configuration)
         gate = configuration.admission.map { AdmissionGate($0, random: random) }
         policy.share(random)
-        self.index = SlotIndex(minimumCapacity: max(expectedCount, 16))
+        // A policy that indexes the keys leaves the cache's index empty: its smallest size.
+        self.index = SlotIndex(minimumCapacity: Self.policyIndexes ? 0 : max(expectedCount, 16))
         reserveSlots(max(expectedCount, 16))
     }
 
