@@ -250,6 +250,10 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         self.policy = Policy(configuration: configuration)
         gate = configuration.admission.map { AdmissionGate($0, random: random) }
         policy.share(random)
+        // Ghosts are entries of the cache's index, which a policy that indexes the keys leaves empty.
+        precondition(
+            !(Policy.keepsGhostsInIndex && Policy.indexesKeys),
+            "Cache: \(Policy.self) keeps its ghosts in the cache's index and indexes the keys itself")
         // A policy that indexes the keys leaves the cache's index empty: its smallest size.
         self.index = SlotIndex(minimumCapacity: Self.policyIndexes ? 0 : max(expectedCount, 16))
         reserveSlots(max(expectedCount, 16))
