@@ -210,9 +210,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private(set) var index: SlotIndex<Key>
     /// Index entries from here up are ghost records (`ghostTag + record`); slots stay below it.
     private static var ghostTag: Int32 { 1 << 30 }
-    /// Each ghost record's key, and how many ghosts the index holds.
+    /// Each ghost record's key (nil: no such ghost).
     private let ghostKeys = SlotArray<Key?>(count: 0, filling: nil)
-    private var ghostCount = 0
     /// The ghosts `comingForgottenGhosts` named on the last prefetch.
     private var lastGhostHints: (Int32?, Int32?) = (nil, nil)
     private let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
@@ -260,9 +259,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     }
 
     /// Whether the policy's table is the index (`EvictionPolicy.indexesKeys`): then `index` stays
-    /// empty and `policyIndexedCount` counts the entries.
+    /// empty.
     private static var policyIndexes: Bool { Policy.indexesKeys && Key.self == UInt64.self }
-    private var policyIndexedCount = 0
 
     /// Whether `values` holds anything: a cache of `Void` (the simulator's) keeps none, its
     /// every live entry's value being `()`.
@@ -274,7 +272,8 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         Self.keepsValues ? values[slot] : unsafeBitCast((), to: Value.self)
     }
 
-    var count: Int { Self.policyIndexes ? policyIndexedCount : index.count - ghostCount }
+    /// Every slot not free holds a live entry (ghosts hold none), whichever table indexes them.
+    var count: Int { entries.count - freeSlots.count }
 
     /// The live slot of `key`, or nil when it is absent or only a ghost.
     @inline(__always)
@@ -496,11 +495,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
 
         let slot = takeSlot()
-        if Self.policyIndexes {
-            policyIndexedCount += 1
-        } else {
-            index.insert(key, slot: slot)
-        }
+        if !Self.policyIndexes { index.insert(key, slot: slot) }
         if Self.keepsValues { values[slot] = value }
         totalCost += cost
         if let ttl = configuration.ttl {
@@ -529,9 +524,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
 
     mutating func removeAll() {
         index.removeAll()
-        policyIndexedCount = 0
         ghostKeys.fill(with: nil)
-        ghostCount = 0
         policy.removeAll()
         expiryOrder.removeAll()
         freeSlots.removeAll()
@@ -603,10 +596,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
             index.replace(key, slot: Self.ghostTag + ghost)
             if Int(ghost) >= ghostKeys.count { ghostKeys.grow(to: max(16, Int(ghost) * 2), filling: nil) }
             ghostKeys[ghost] = key
-            ghostCount += 1
-        } else if Self.policyIndexes {
-            policyIndexedCount -= 1
-        } else {
+        } else if !Self.policyIndexes {
             index.remove(entries[slot].key!)
         }
         entries[slot].key = nil
@@ -620,7 +610,6 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     private mutating func forgetGhost(_ record: Int32) {
         index.remove(ghostKeys[record]!)
         ghostKeys[record] = nil
-        ghostCount -= 1
     }
 
     @inline(__always)
@@ -657,8 +646,6 @@ extension CacheCore {
                 precondition(
                     policy.indexedSlot(for: key.hashBits) == slot, "Cache: the policy's table misplaces slot \(slot)")
             }
-            precondition(
-                pairs.count == policyIndexedCount, "Cache: \(pairs.count) entries, count \(policyIndexedCount)")
         } else {
             pairs = index.pairs.filter { !Policy.keepsGhostsInIndex || $0.1 < Self.ghostTag }
         }
@@ -674,7 +661,8 @@ extension CacheCore {
         for ghost in ghosts {
             precondition(ghostKeys[ghost.record] == ghost.key, "Cache: ghost \(ghost.record) holds another key")
         }
-        precondition(ghosts.count == ghostCount, "Cache: \(ghosts.count) ghosts indexed, count \(ghostCount)")
+        let keptGhostKeys = (0..<ghostKeys.count).count { ghostKeys[$0] != nil }
+        precondition(ghosts.count == keptGhostKeys, "Cache: \(ghosts.count) ghosts indexed, \(keptGhostKeys) kept")
         precondition(
             Set(ghosts.map(\.record)) == Set(policy.checkedGhosts()),
             "Cache: the index and the policy disagree on the ghosts")
