@@ -27,7 +27,6 @@
 /// - Invariant: every slot in the table sits in the chain of bucket `hash & mask`, once; `count`
 ///   is their number; buckets at `bucketCount` and beyond are empty.
 struct ChainedHashTable<Link: ChainLink> {
-
     /// The most buckets: 2^32. Beyond that the bucket array alone would take 16 GiB, and with
     /// slots below 2^31 the table never doubles past 2^30 buckets.
     static var maximumHashPower: Int { 32 }

@@ -7,7 +7,7 @@ import Testing
 /// the client's `String` keys the cache keeps its own.
 @Suite("A policy's table as the cache's index")
 struct PolicyIndexTests {
-    /// Requests of a skewed random workload: keys 1...60, sizes by key.
+    /// Requests of a skewed random workload: keys 1...60, the low ones more often.
     static func workload(count: Int, seed: UInt64) -> [UInt64] {
         var generator = SplitMix64(seed: seed)
         return (0..<count).map { _ in
