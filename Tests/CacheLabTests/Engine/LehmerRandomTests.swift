@@ -38,4 +38,34 @@ struct LehmerRandomTests {
         for _ in 0..<3 { _ = random.next() }
         #expect((random.next(), random.next()) == coming)
     }
+
+    @Test func drawsAndLookaheadsAgreeAcrossManyRefills() {
+        // The generator computes its coming draws in batches; whatever the mix of draws and
+        // lookaheads (up to the farthest one allowed), the stream is the one drawn plainly.
+        let plain = LehmerRandom(seed: 7)
+        let expected = (0..<3 * LehmerRandom.bufferSize).map { _ in plain.next() }
+        let random = LehmerRandom(seed: 7)
+        var taken: [UInt64] = []
+        var step = 0
+        while taken.count < expected.count - LehmerRandom.bufferSize {
+            step += 1
+            let skipping = (step * 37) % (LehmerRandom.bufferSize - LehmerRandom.lookaheadReach + 1)
+            var ahead = random.lookahead(skipping: skipping)
+            let peeked = (0..<LehmerRandom.lookaheadReach).map { _ in ahead.next() }
+            let at = taken.count + skipping
+            #expect(peeked == Array(expected[at..<at + LehmerRandom.lookaheadReach]))
+            for _ in 0..<(step % 5) { taken.append(random.next()) }
+        }
+        #expect(taken == Array(expected[0..<taken.count]))
+        #expect(random.draws == UInt64(taken.count))
+    }
+
+    @Test func aReseedStartsTheBufferedStreamAgain() {
+        let random = LehmerRandom(seed: 3)
+        let first = (0..<10).map { _ in random.next() }
+        _ = random.lookahead(skipping: LehmerRandom.bufferSize - LehmerRandom.lookaheadReach)
+        random.reseed(3)
+        #expect(random.draws == 0)
+        #expect((0..<10).map { _ in random.next() } == first)
+    }
 }
