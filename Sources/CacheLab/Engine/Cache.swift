@@ -566,10 +566,28 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         while totalCost > target, count > 0 {
             // nil: the policy ranked the newcomer last, so it goes instead (GDSF).
             guard let victim = policy.evict() else { return false }
+            if totalCost - entries[victim].cost > target { prefetchBurst() }
             evict(victim)
         }
         while let victim = policy.pendingVictim() { evict(victim) }
         return true
+    }
+
+    // More evictions follow this one (a large newcomer): the victim after it (whose entry should
+    // have been requested before) gets its key's bucket, and the two after that their entries and
+    // the policy's data, so that a burst of evictions does not wait on each victim in turn.
+    @inline(__always)
+    private mutating func prefetchBurst() {
+        policy.foreseeVictims()
+        guard var slot = policy.victimHint() else { return }
+        if !Self.policyIndexes, let key = entries[slot].key { index.prefetch(key) }
+        policy.prefetchVictim(slot, settled: true)
+        for _ in 0..<2 {
+            guard let after = policy.victimHint(after: slot) else { return }
+            entries.prefetch(Int(after))
+            policy.prefetchVictim(after, settled: false)
+            slot = after
+        }
     }
 
     /// Removes `victim`, which the policy has already forgotten, as an eviction.

@@ -66,6 +66,11 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// its turn comes. A hint: nothing may change.
     func victimHint(after slot: Int32) -> Int32?
 
+    /// More evictions follow the one just made, in the same request (a large newcomer): a policy
+    /// that works its coming victims out ahead (Random's samples) extends them now, so that
+    /// `victimHint(after:)` reaches further. A hint: nothing may change.
+    mutating func foreseeVictims()
+
     /// Another slot `evict()` may return next instead of `victimHint()` (a second expert's
     /// choice, as LeCaR's LFU candidate), or nil: the replay loads its entry and index bucket
     /// too. A hint: nothing may change.
@@ -242,6 +247,9 @@ extension EvictionPolicy {
 
     @inline(__always)
     public func victimHint(after slot: Int32) -> Int32? { nil }
+
+    @inline(__always)
+    public mutating func foreseeVictims() {}
 
     @inline(__always)
     public func alternativeVictimHint() -> Int32? { nil }

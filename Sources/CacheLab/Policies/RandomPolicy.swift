@@ -66,7 +66,12 @@ public struct RandomPolicy: EvictionPolicy {
     /// Works out whichever of the next three victims are not known (after an eviction, the
     /// third; on a hit, none), and loads ahead what the sample after them will read.
     @inline(__always)
-    public mutating func prefetch(_ key: UInt64) {
+    public mutating func prefetch(_ key: UInt64) { foreseeVictims() }
+
+    /// In a burst of evictions, the third victim is worked out as soon as the first is taken
+    /// (its buckets were requested when the one before it was), not on the next request.
+    @inline(__always)
+    public mutating func foreseeVictims() {
         if hintedDraws != random.draws {
             hints = InlineArray(repeating: Hint())
             hintedDraws = random.draws

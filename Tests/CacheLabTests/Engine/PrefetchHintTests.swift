@@ -5,7 +5,8 @@ import Testing
 /// The simulated replay's hints (`EvictionPolicy.prefetch`, `prefetchHit`, `prefetchMiss`, the
 /// victim hints and their lookahead) only load memory. A simulated run, which gives them on
 /// every request, must count what the same requests count through the engine without them, for
-/// every policy in both size modes.
+/// every policy in both size modes. (The engine's own hints inside a burst of evictions,
+/// `foreseeVictims` and the victims after it, run in both; the conformance runs check those.)
 @Suite("Prefetch hints change nothing")
 struct PrefetchHintTests {
     /// 20,000 requests over 3,000 keys, skewed towards the low ones so that some are hot, with

@@ -42,4 +42,35 @@ struct RandomPolicyTests {
         reseeded.replay(keys)
         #expect(Set(reseeded.storedKeys) != Set(reference.storedKeys))
     }
+
+    @Test func inABurstTheForeseenVictimsAreTheOnesEvicted() {
+        // Given Random's policy holding 100,000 entries (chains of 1.5 on average in its 2^16
+        // buckets), with one victim taken as a burst begins
+        let count: Int32 = 100_000
+        var policy = RandomPolicy(configuration: PolicyKind.random.configuration(capacity: 1, sizeMode: .unit))
+        policy.share(LehmerRandom())
+        policy.grow(to: Int(count))
+        for slot in Int32(0)..<count { policy.inserted(slot, key: UInt64(slot) &* 0x9E37_79B9, cost: 1) }
+        policy.prefetch(0)
+        var taken = [policy.evict()!]
+        // When the burst goes on for 1,000 evictions, each working the next victims out first
+        var foreseen: [[Int32]] = []
+        for _ in 0..<1_000 {
+            policy.foreseeVictims()
+            var chain: [Int32] = []
+            var hint = policy.victimHint()
+            while let slot = hint, chain.count < 3 {
+                chain.append(slot)
+                hint = policy.victimHint(after: slot)
+            }
+            foreseen.append(chain)
+            taken.append(policy.evict()!)
+        }
+        // Then three victims are always known ahead, and they are the ones the samples take (a
+        // hint goes wrong only when an eviction before it shortened the chain it samples)
+        #expect(foreseen.allSatisfy { $0.count == 3 })
+        let wrong = foreseen.indices.dropLast(2).count { foreseen[$0] != Array(taken[($0 + 1)...($0 + 3)]) }
+        #expect(wrong <= 10, "\(wrong) of \(foreseen.count - 2) foreseen victims wrong")
+        #expect(Set(taken).count == taken.count)
+    }
 }
