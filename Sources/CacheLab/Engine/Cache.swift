@@ -574,15 +574,16 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     }
 
     // More evictions follow this one (a large newcomer): the victim after it (whose entry should
-    // have been requested before) gets its key's bucket, and the two after that their entries and
-    // the policy's data, so that a burst of evictions does not wait on each victim in turn.
+    // have been requested before) gets its key's bucket, and the three after that their entries
+    // and the policy's data, so that a burst of evictions does not wait on each victim in turn.
+    // (Three rather than two: SLRU 0.936 and 0.946, LFUDA 0.960, the rest within noise.)
     @inline(__always)
     private mutating func prefetchBurst() {
         policy.foreseeVictims()
         guard var slot = policy.victimHint() else { return }
         if !Self.policyIndexes, let key = entries[slot].key { index.prefetch(key) }
         policy.prefetchVictim(slot, settled: true)
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             guard let after = policy.victimHint(after: slot) else { return }
             entries.prefetch(Int(after))
             policy.prefetchVictim(after, settled: false)
