@@ -98,6 +98,14 @@ final class SlotArray<Element> {
         @inline(__always) unsafeMutableAddress { base + Int(slot) }
     }
 
+    /// Where element `index` is, for code that works on one element through several steps: valid
+    /// until the array grows.
+    @inline(__always)
+    func address(_ index: Int) -> UnsafeMutablePointer<Element> {
+        assert(index >= 0 && index < count, "SlotArray index \(index) out of 0..<\(count)")
+        return base + index
+    }
+
     /// Starts loading element `index`'s cache line (a hint; out-of-range indices are not read).
     @inline(__always)
     func prefetch(_ index: Int) {

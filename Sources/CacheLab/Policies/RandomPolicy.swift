@@ -1,14 +1,15 @@
 /// Evicts an entry chosen at random.
 ///
-/// The victim is one sample of libCacheSim's hash table (`ChainedHashTable`, 2^16 buckets as
-/// libCacheSim's `Random` sizes it: its default hash power 24, less 8): a random non-empty bucket,
-/// then a random entry of its chain, drawn from the cache's `LehmerRandom`. With the table laid
-/// out as libCacheSim's and the same draws, miss counts match libCacheSim's `Random` exactly.
-/// With the simulator's keys the table is the cache's index too (`indexesKeys`), as libCacheSim's
-/// one table is: a lookup walks its key's chain, and a miss updates one table, not two.
+/// The victim is one sample of libCacheSim's hash table (2^16 buckets as libCacheSim's `Random`
+/// sizes it: its default hash power 24, less 8): a random non-empty bucket, then a random entry
+/// of its chain, drawn from the cache's `LehmerRandom`. With the table laid out as libCacheSim's
+/// (`BlockedChainTable`: its chains, four entries to a cache line) and the same draws, miss
+/// counts match libCacheSim's `Random` exactly. With the simulator's keys the table is the
+/// cache's index too (`indexesKeys`), as libCacheSim's one table is: a lookup reads its key's
+/// bucket, and a miss updates one table, not two.
 ///
 /// - Complexity: O(1) access and insert; evict O(1) expected (draws until a bucket is not empty,
-///   then walks its chain).
+///   then takes an entry of its chain).
 /// - Invariant: the table holds exactly the live slots.
 public struct RandomPolicy: EvictionPolicy {
     public static let summary = "a random entry (libCacheSim Random)"
@@ -20,7 +21,7 @@ public struct RandomPolicy: EvictionPolicy {
     /// libCacheSim's hash power for Random and Hyperbolic: max(12, 24 − 8).
     static let hashPower = 16
 
-    private var table = ChainedHashTable<KeyedHashLink>(hashPower: hashPower)
+    private var table = BlockedChainTable(hashPower: hashPower)
     private var random = LehmerRandom()
     /// The next three victims as `prefetch` works them out from the generator's state after
     /// `hintedDraws` draws. Hints only: an insertion or removal since may have changed a chain
@@ -52,8 +53,7 @@ public struct RandomPolicy: EvictionPolicy {
 
     @inline(__always)
     public mutating func evict() -> Int32? {
-        let victim = table.sample(random)
-        table.remove(victim)
+        let victim = table.takeSample(random)
         // The next victims stay known when this sample was the one foreseen (so a miss that
         // evicts several finds the second already loading); else `prefetch` starts again.
         if victim == hints[0].slot, random.draws == hintedDraws &+ UInt64(hints[0].draws) {
@@ -105,13 +105,6 @@ public struct RandomPolicy: EvictionPolicy {
 
     @inline(__always)
     public func prefetchLookup(_ key: UInt64, settled: Bool) { table.prefetchLookup(of: key, settled: settled) }
-
-    /// Loads the coming victim's place in its chain, which its removal reads (the sample's walk
-    /// stops at the entry before it).
-    @inline(__always)
-    public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
-        if !settled { table.prefetchNode(slot) }
-    }
 
     /// The entry the next eviction will pick if no draw or change comes first (as `prefetch`
     /// last worked it out).

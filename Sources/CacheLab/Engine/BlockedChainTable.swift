@@ -1,0 +1,437 @@
+/// libCacheSim's `chainedHashTableV2` laid out for lookups: the buckets, chains and samples of
+/// `ChainedHashTable` (every insertion, removal, doubling and halving leaves each chain in the
+/// same order, and a sample with the same draws picks the same entry), but each chain is stored in
+/// its bucket, four entries (key and slot) to a 64-byte block, and its entries past the fourth in
+/// overflow blocks of four chained behind it. For Random, whose table is the cache's index.
+///
+/// A linked chain costs a lookup one dependent load per link, each from a line of its own; here
+/// a lookup reads its bucket's line, and only a chain of five or more (a few percent of them at
+/// the two entries per bucket the table doubles at) reads further. A sample reads the entry it
+/// picks from the same line, and removes it there.
+///
+/// Each slot's hash (its low 32 bits) is kept too, so that `remove(_:)` finds the slot's bucket.
+///
+/// - Complexity: O(1) expected insert, lookup, sample and remove (each shifts at most the
+///   entries of its chain); a rehash is O(buckets).
+/// - Invariant: every slot in the table sits once in the chain of bucket `hash & mask`; a
+///   bucket's `length` counts its chain, whose entries fill its blocks in order (all but the last
+///   full); `count` is their number; buckets at `bucketCount` and beyond are empty.
+struct BlockedChainTable {
+    /// Entries per block.
+    static var width: Int { 4 }
+
+    /// Four entries of a chain, in chain order, and (in a bucket) the chain's length. All zero
+    /// is an empty bucket, so zeroed memory is an empty table. 64 bytes: one cache line.
+    struct Block: BitwiseCopyable {
+        var keys = InlineArray<4, UInt64>(repeating: 0)
+        var slots = InlineArray<4, Int32>(repeating: 0)
+        /// In a bucket, its chain's length; 0 in an overflow block.
+        var length: UInt32 = 0
+        /// The overflow block holding the chain's next four entries, plus one (0: none).
+        var nextPlusOne: UInt32 = 0
+        private var padding: UInt64 = 0
+
+        static var empty: Block { Block() }
+
+        /// Puts `key` and `slot` first, moving the others one place on; returns the entry moved
+        /// out of the last place (meaningless when the block was not full).
+        @inline(__always)
+        mutating func pushFront(_ key: UInt64, _ slot: Int32) -> (key: UInt64, slot: Int32) {
+            let out = (keys[3], slots[3])
+            keys[3] = keys[2]
+            slots[3] = slots[2]
+            keys[2] = keys[1]
+            slots[2] = slots[1]
+            keys[1] = keys[0]
+            slots[1] = slots[0]
+            keys[0] = key
+            slots[0] = slot
+            return out
+        }
+
+        /// Removes the entry at `index`, moving the ones after it a place back; the last place
+        /// then holds a stale entry.
+        @inline(__always)
+        mutating func remove(at index: Int) {
+            var index = index
+            while index < 3 {
+                keys[index] = keys[index + 1]
+                slots[index] = slots[index + 1]
+                index += 1
+            }
+        }
+    }
+
+    private(set) var hashPower: Int
+    private(set) var count = 0
+    private var mask: UInt64
+    /// The buckets: each chain's first block. At least `bucketCount` long.
+    private let buckets: SlotArray<Block>
+    /// The overflow blocks, in use or free.
+    private let overflow = SlotArray<Block>(count: 0, filling: .empty)
+    /// The first free overflow block plus one (0: none); the free ones chain by `nextPlusOne`.
+    private var freeOverflow: UInt32 = 0
+    /// How many overflow blocks have ever been handed out (the others are beyond).
+    private var overflowUsed = 0
+    /// Each slot's hash, low 32 bits (all a mask of at most 32 bits reads).
+    private let hashes = SlotArray<UInt32>(count: 0, filling: 0)
+
+    /// An empty table of `2^hashPower` buckets.
+    init(hashPower: Int) {
+        precondition(
+            (0...ChainedHashTable<HashLink>.maximumHashPower).contains(hashPower),
+            "BlockedChainTable: hash power \(hashPower) out of 0...\(ChainedHashTable<HashLink>.maximumHashPower)")
+        self.hashPower = hashPower
+        mask = (1 << UInt64(hashPower)) - 1
+        buckets = SlotArray(count: 1 << hashPower, filling: .empty)
+    }
+
+    var bucketCount: Int { 1 << hashPower }
+
+    /// Makes room for slots `0..<slotCount`.
+    func grow(to slotCount: Int) { hashes.grow(to: slotCount, filling: 0) }
+
+    /// libCacheSim's object hash (`ChainedHashTable.hash`).
+    @inline(__always)
+    static func hash(_ key: UInt64) -> UInt64 { ChainedHashTable<HashLink>.hash(key) }
+
+    /// Adds `slot`, holding `key`, at the head of its bucket's chain (doubling the table first
+    /// when it holds more than two entries per bucket).
+    @inline(__always)
+    mutating func insert(_ slot: Int32, key: UInt64) {
+        if count > 2 << hashPower { expand() }
+        let hash = Self.hash(key)
+        hashes[slot] = UInt32(truncatingIfNeeded: hash)
+        push(key, slot, onto: Int(hash & mask))
+        count += 1
+    }
+
+    /// Removes `slot`, which must be in the table.
+    mutating func remove(_ slot: Int32) {
+        let bucket = self.bucket(of: slot)
+        guard let position = position(of: slot, in: bucket) else {
+            preconditionFailure("BlockedChainTable: slot \(slot) is not in its bucket's chain")
+        }
+        removeEntry(at: position, in: bucket)
+        count -= 1
+    }
+
+    /// libCacheSim's `rand_obj`, as `ChainedHashTable.sample`: a bucket drawn until one is not
+    /// empty (the table halved after the 33rd empty one in a row, and after each further one),
+    /// then an entry of its chain. The table must not be empty.
+    @inline(__always)
+    mutating func sample(_ random: LehmerRandom) -> Int32 {
+        let (bucket, position) = samplePlace(random)
+        return slot(at: position, in: bucket)
+    }
+
+    /// `sample(random)`, and the entry sampled removed from the table.
+    @inline(__always)
+    mutating func takeSample(_ random: LehmerRandom) -> Int32 {
+        let (bucket, position) = samplePlace(random)
+        let slot = slot(at: position, in: bucket)
+        removeEntry(at: position, in: bucket)
+        count -= 1
+        return slot
+    }
+
+    @inline(__always)
+    private mutating func samplePlace(_ random: LehmerRandom) -> (bucket: Int, position: Int) {
+        precondition(count > 0, "BlockedChainTable: sampling an empty table")
+        var bucket = Int(random.next() & mask)
+        var tries = 0
+        while buckets[bucket].length == 0 {
+            tries += 1
+            if tries > 32 { shrink() }
+            bucket = Int(random.next() & mask)
+        }
+        return (bucket, Int(random.next() % UInt64(buckets[bucket].length)))
+    }
+
+    /// The entry `sample(random)` will return after `skipping` draws, and how many draws that
+    /// sample takes, if nothing changes before it; nil when the table is empty or the sample
+    /// would halve it (32 empty buckets in a row). Draws nothing.
+    @inline(__always)
+    func peekSample(_ random: LehmerRandom, skipping: Int = 0) -> (slot: Int32, draws: Int)? {
+        guard count > 0 else { return nil }
+        var stream = random.lookahead(skipping: skipping)
+        var draws = 1
+        var bucket = Int(stream.next() & mask)
+        while buckets[bucket].length == 0 {
+            guard draws <= 32 else { return nil }
+            draws += 1
+            bucket = Int(stream.next() & mask)
+        }
+        let position = Int(stream.next() % UInt64(buckets[bucket].length))
+        return (slot(at: position, in: bucket), draws + 1)
+    }
+
+    /// Starts loading the buckets of the next two draws after `skipping` (a sample's first, and
+    /// its second when the first is empty), for a `prefetchChain` and a `peekSample` to come.
+    @inline(__always)
+    func prefetchBuckets(_ random: LehmerRandom, skipping: Int) {
+        var stream = random.lookahead(skipping: skipping)
+        buckets.prefetch(Int(stream.next() & mask))
+        buckets.prefetch(Int(stream.next() & mask))
+    }
+
+    /// Starts loading the overflow block the sample after `skipping` draws will read, when one of
+    /// its first two draws lands on a chain (their buckets should have been loaded) and the sample
+    /// picks an entry past the chain's fourth.
+    @inline(__always)
+    func prefetchChain(_ random: LehmerRandom, skipping: Int) {
+        var stream = random.lookahead(skipping: skipping)
+        var bucket = buckets[Int(stream.next() & mask)]
+        if bucket.length == 0 { bucket = buckets[Int(stream.next() & mask)] }
+        if bucket.length > UInt32(Self.width), stream.next() % UInt64(bucket.length) >= UInt64(Self.width) {
+            overflow.prefetch(Int(bucket.nextPlusOne) - 1)
+        }
+    }
+
+    /// The slot holding `key`, or nil: its bucket's line, and the overflow of a chain of five or
+    /// more.
+    @inline(__always)
+    func slot(forKey key: UInt64) -> Int32? {
+        var block = buckets.address(Int(Self.hash(key) & mask))
+        var left = Int(block.pointee.length)
+        while true {
+            for index in 0..<Swift.min(left, Self.width) where block.pointee.keys[index] == key {
+                return block.pointee.slots[index]
+            }
+            left -= Self.width
+            guard left > 0 else { return nil }
+            block = overflow.address(Int(block.pointee.nextPlusOne) - 1)
+        }
+    }
+
+    /// Starts loading `key`'s bucket, for a lookup soon. (Once it has arrived there is nothing
+    /// more to load but the rare overflow block, so the `settled` stage does nothing.)
+    @inline(__always)
+    func prefetchLookup(of key: UInt64, settled: Bool) {
+        if !settled { buckets.prefetch(Int(Self.hash(key) & mask)) }
+    }
+
+    /// Empties the table, keeping its size.
+    mutating func removeAll() {
+        for bucket in 0..<bucketCount where buckets[bucket].length != 0 { buckets[bucket] = .empty }
+        freeOverflow = 0
+        overflowUsed = 0
+        count = 0
+    }
+
+    /// The slots of `bucket`'s chain, head first (for tests).
+    func chain(_ bucket: Int) -> [Int32] {
+        let length = Int(buckets[bucket].length)
+        return (0..<length).map { slot(at: $0, in: bucket) }
+    }
+
+    /// Whether `slot` is in the table.
+    func contains(_ slot: Int32) -> Bool {
+        Int(slot) < hashes.count && position(of: slot, in: bucket(of: slot)) != nil
+    }
+
+    /// The slots in the table, after checking that each sits once in the chain of its bucket and
+    /// that the chains hold `count` of them (stops with a message naming `name` if not).
+    func checkedSlots(name: String) -> [Int32] {
+        var slots: [Int32] = []
+        var blocks = 0
+        for bucket in 0..<bucketCount where buckets[bucket].length != 0 {
+            let members = chain(bucket)
+            blocks += (members.count - 1) / Self.width
+            for slot in members {
+                precondition(
+                    Int(slot) < hashes.count && self.bucket(of: slot) == bucket,
+                    "\(name): bucket \(bucket) chains slot \(slot), which belongs elsewhere")
+            }
+            slots += members
+        }
+        precondition(slots.count == count, "\(name): the chains hold \(slots.count) slots, count \(count)")
+        precondition(Set(slots).count == slots.count, "\(name): a slot sits in the table twice")
+        var free = 0
+        var next = freeOverflow
+        while next != 0 {
+            free += 1
+            next = overflow[Int(next) - 1].nextPlusOne
+        }
+        precondition(
+            blocks + free == overflowUsed,
+            "\(name): \(blocks) overflow blocks in chains and \(free) free, of \(overflowUsed) handed out")
+        return slots.sorted()
+    }
+
+    // MARK: Chains
+
+    /// The bucket whose chain `slot` is in (under the current mask).
+    @inline(__always)
+    private func bucket(of slot: Int32) -> Int { Int(UInt64(hashes[slot]) & mask) }
+
+    /// The block holding position `position` of `bucket`'s chain (it must be that long), and the
+    /// position's index in it.
+    @inline(__always)
+    private func block(at position: Int, in bucket: Int) -> (UnsafeMutablePointer<Block>, index: Int) {
+        var block = buckets.address(bucket)
+        var index = position
+        while index >= Self.width {
+            block = overflow.address(Int(block.pointee.nextPlusOne) - 1)
+            index -= Self.width
+        }
+        return (block, index)
+    }
+
+    @inline(__always)
+    private func slot(at position: Int, in bucket: Int) -> Int32 {
+        let (block, index) = block(at: position, in: bucket)
+        return block.pointee.slots[index]
+    }
+
+    /// Where `slot` is in `bucket`'s chain, if there.
+    private func position(of slot: Int32, in bucket: Int) -> Int? {
+        let length = Int(buckets[bucket].length)
+        var block = buckets.address(bucket)
+        var start = 0
+        while start < length {
+            for index in 0..<Swift.min(length - start, Self.width) where block.pointee.slots[index] == slot {
+                return start + index
+            }
+            start += Self.width
+            if start < length { block = overflow.address(Int(block.pointee.nextPlusOne) - 1) }
+        }
+        return nil
+    }
+
+    /// Puts `key` and `slot` at the head of `bucket`'s chain: each block's last entry moves to
+    /// the front of the next, and a full last block gets a new one behind it.
+    @inline(__always)
+    private mutating func push(_ key: UInt64, _ slot: Int32, onto bucket: Int) {
+        let length = Int(buckets[bucket].length)
+        if length >= Self.width && length % Self.width == 0 { appendOverflow(to: bucket, length: length) }
+        var block = buckets.address(bucket)
+        block.pointee.length = UInt32(length + 1)
+        var carry = (key: key, slot: slot)
+        var left = length
+        while true {
+            carry = block.pointee.pushFront(carry.key, carry.slot)
+            guard left >= Self.width else { return }
+            left -= Self.width
+            block = overflow.address(Int(block.pointee.nextPlusOne) - 1)
+        }
+    }
+
+    /// Removes position `position` of `bucket`'s chain: the entries after it move a place back,
+    /// each block's first to the last place of the one before; a last block left empty is freed.
+    @inline(__always)
+    private mutating func removeEntry(at position: Int, in bucket: Int) {
+        let length = Int(buckets[bucket].length)
+        buckets[bucket].length = UInt32(length - 1)
+        var previous: UnsafeMutablePointer<Block>?
+        var block = buckets.address(bucket)
+        var index = position
+        // Entries from `block`'s first on.
+        var left = length
+        while index >= Self.width {
+            previous = block
+            block = overflow.address(Int(block.pointee.nextPlusOne) - 1)
+            index -= Self.width
+            left -= Self.width
+        }
+        while left > Self.width {
+            block.pointee.remove(at: index)
+            let next = overflow.address(Int(block.pointee.nextPlusOne) - 1)
+            block.pointee.keys[Self.width - 1] = next.pointee.keys[0]
+            block.pointee.slots[Self.width - 1] = next.pointee.slots[0]
+            previous = block
+            block = next
+            index = 0
+            left -= Self.width
+        }
+        block.pointee.remove(at: index)
+        if left == 1, let previous {
+            // An overflow block left empty goes back to the free ones.
+            let freed = previous.pointee.nextPlusOne
+            previous.pointee.nextPlusOne = 0
+            block.pointee.nextPlusOne = freeOverflow
+            freeOverflow = freed
+        }
+    }
+
+    /// Links a free overflow block behind the last, full one of `bucket`'s chain of `length`.
+    private mutating func appendOverflow(to bucket: Int, length: Int) {
+        let new: UInt32
+        if freeOverflow != 0 {
+            new = freeOverflow
+            freeOverflow = overflow[Int(new) - 1].nextPlusOne
+        } else {
+            if overflowUsed == overflow.count { overflow.grow(to: Swift.max(16, overflowUsed * 2), filling: .empty) }
+            overflowUsed += 1
+            new = UInt32(overflowUsed)
+        }
+        overflow[Int(new) - 1] = .empty
+        let (last, _) = block(at: length - 1, in: bucket)
+        last.pointee.nextPlusOne = new
+    }
+
+    /// Takes `bucket`'s chain out, head first, into `keys` and `slots` (emptied first), leaving
+    /// the bucket empty and its overflow blocks free.
+    private mutating func takeChain(of bucket: Int, keys: inout [UInt64], slots: inout [Int32]) {
+        keys.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        let length = Int(buckets[bucket].length)
+        var block = buckets.address(bucket)
+        // `block`'s number among the overflow blocks plus one; 0 for the bucket.
+        var current: UInt32 = 0
+        var start = 0
+        while true {
+            for index in 0..<Swift.min(length - start, Self.width) {
+                keys.append(block.pointee.keys[index])
+                slots.append(block.pointee.slots[index])
+            }
+            start += Self.width
+            let next = block.pointee.nextPlusOne
+            if current != 0 {
+                block.pointee.nextPlusOne = freeOverflow
+                freeOverflow = current
+            }
+            guard start < length else { break }
+            current = next
+            block = overflow.address(Int(next) - 1)
+        }
+        buckets[bucket] = .empty
+    }
+
+    // Doubles the table: old bucket b's chain, walked from its head, is pushed entry by entry
+    // onto the heads of buckets b and b + old size, so each part is reversed (libCacheSim's
+    // order).
+    private mutating func expand() {
+        precondition(
+            hashPower < ChainedHashTable<HashLink>.maximumHashPower,
+            "BlockedChainTable: cannot double past 2^32 buckets")
+        let old = bucketCount
+        buckets.grow(to: old * 2, filling: .empty)
+        hashPower += 1
+        mask = (mask << 1) | 1
+        var keys: [UInt64] = []
+        var slots: [Int32] = []
+        for bucket in 0..<old where buckets[bucket].length != 0 {
+            takeChain(of: bucket, keys: &keys, slots: &slots)
+            for (key, slot) in zip(keys, slots) {
+                push(key, slot, onto: UInt64(hashes[slot]) & UInt64(old) == 0 ? bucket : bucket + old)
+            }
+        }
+    }
+
+    // Halves the table: libCacheSim walks the old buckets in order, each chain from its head,
+    // pushing every entry onto the head of its new bucket (b & new mask), so new bucket b gets
+    // old bucket b's chain reversed, then old bucket b + half's reversed on top.
+    private mutating func shrink() {
+        precondition(hashPower > 0, "BlockedChainTable: cannot shrink a table of one bucket")
+        let old = bucketCount
+        hashPower -= 1
+        mask >>= 1
+        var keys: [UInt64] = []
+        var slots: [Int32] = []
+        for bucket in 0..<old where buckets[bucket].length != 0 {
+            takeChain(of: bucket, keys: &keys, slots: &slots)
+            for (key, slot) in zip(keys, slots) { push(key, slot, onto: bucket & Int(mask)) }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Testing
+
+@testable import CacheLab
+
+/// `BlockedChainTable` against `ChainedHashTable` (whose layouts `ChainedHashTableTests` checks
+/// against libCacheSim's): the same operations leave the same chains and sample the same slots,
+/// including chains long enough to spill into overflow blocks.
+@Suite("BlockedChainTable: libCacheSim's chains, four to a line")
+struct BlockedChainTableTests {
+    typealias Linked = ChainedHashTable<KeyedHashLink>
+
+    /// Keys whose hashes share their low `bits` bits (so they share a bucket in any table of at
+    /// most 2^bits buckets), `count` of them.
+    static func colliding(_ count: Int, bits: Int) -> [UInt64] {
+        var keys: [UInt64] = []
+        var key: UInt64 = 1
+        while keys.count < count {
+            if Linked.hash(key) & ((1 << UInt64(bits)) - 1) == 0 { keys.append(key) }
+            key += 1
+        }
+        return keys
+    }
+
+    /// Each non-empty bucket's chain, head first.
+    static func chains(_ table: BlockedChainTable) -> [Int: [Int32]] {
+        var result: [Int: [Int32]] = [:]
+        for bucket in 0..<table.bucketCount where !table.chain(bucket).isEmpty { result[bucket] = table.chain(bucket) }
+        return result
+    }
+
+    static func chains(_ table: Linked) -> [Int: [Int32]] {
+        var result: [Int: [Int32]] = [:]
+        for bucket in 0..<table.bucketCount where !table.chain(bucket).isEmpty { result[bucket] = table.chain(bucket) }
+        return result
+    }
+
+    /// Both tables agree: bucket count, chains, every key found in its slot.
+    static func expectAlike(_ blocked: BlockedChainTable, _ linked: Linked, keys: [Int32: UInt64]) {
+        #expect(blocked.hashPower == linked.hashPower)
+        #expect(blocked.count == linked.count)
+        #expect(chains(blocked) == chains(linked))
+        #expect(blocked.checkedSlots(name: "blocked") == linked.checkedSlots(name: "linked").sorted())
+        for (slot, key) in keys { #expect(blocked.slot(forKey: key) == slot) }
+    }
+
+    @Test func aLongChainSpillsIntoOverflowBlocksInChainOrder() {
+        // Given 13 keys in one bucket of a table of 16 (more than three blocks' worth)
+        let keys = Self.colliding(13, bits: 4)
+        var blocked = BlockedChainTable(hashPower: 4)
+        var linked = Linked(hashPower: 4)
+        blocked.grow(to: 16)
+        linked.grow(to: 16)
+        for (slot, key) in keys.enumerated() {
+            blocked.insert(Int32(slot), key: key)
+            linked.insert(Int32(slot), key: key)
+        }
+        // Then the chain is the linked one, newest first, and each key is found
+        #expect(blocked.chain(0) == Array((0..<13).reversed()))
+        var byKey = Dictionary(uniqueKeysWithValues: keys.enumerated().map { (Int32($0.offset), $0.element) })
+        Self.expectAlike(blocked, linked, keys: byKey)
+        #expect(blocked.slot(forKey: Self.colliding(14, bits: 4)[13]) == nil)
+        // When entries go from the head, the middle, a block's edge and the tail
+        for slot: Int32 in [12, 6, 4, 8, 0, 1] {
+            blocked.remove(slot)
+            linked.remove(slot)
+            byKey[slot] = nil
+            #expect(!blocked.contains(slot))
+            Self.expectAlike(blocked, linked, keys: byKey)
+        }
+        // Then the freed blocks are reused as the chain grows again
+        for slot: Int32 in [12, 6, 4, 8, 0, 1] {
+            blocked.insert(slot, key: keys[Int(slot)])
+            linked.insert(slot, key: keys[Int(slot)])
+            byKey[slot] = keys[Int(slot)]
+        }
+        Self.expectAlike(blocked, linked, keys: byKey)
+    }
+
+    @Test(arguments: [
+        (hashPower: 3, keys: 60, seed: 1), (hashPower: 6, keys: 400, seed: 2), (hashPower: 10, keys: 40, seed: 3),
+    ])
+    func mixedOperationsLeaveTheLinkedTablesChainsAndSamples(hashPower: Int, keys keyCount: Int, seed: UInt64) {
+        // Given both tables, and a stream of insertions (half of them into one crowded bucket),
+        // removals, samples that remove and samples that peek
+        var blocked = BlockedChainTable(hashPower: hashPower)
+        var linked = Linked(hashPower: hashPower)
+        blocked.grow(to: keyCount)
+        linked.grow(to: keyCount)
+        let crowded = Self.colliding(keyCount / 2, bits: 12)
+        let keys = crowded + (1...UInt64(keyCount - crowded.count)).map { $0 * 7_919 }
+        let (randomA, randomB) = (LehmerRandom(seed: seed), LehmerRandom(seed: seed))
+        let operations = LehmerRandom(seed: seed + 100)
+        var present: [Int32: UInt64] = [:]
+        var absent = Array(0..<Int32(keyCount))
+        var samples = 0
+        for step in 0..<3_000 {
+            let choice = operations.next() % 10
+            if choice < 5, !absent.isEmpty {
+                let slot = absent.remove(at: Int(operations.next() % UInt64(absent.count)))
+                blocked.insert(slot, key: keys[Int(slot)])
+                linked.insert(slot, key: keys[Int(slot)])
+                present[slot] = keys[Int(slot)]
+            } else if choice < 7, !present.isEmpty {
+                let slot = present.keys.sorted()[Int(operations.next() % UInt64(present.count))]
+                blocked.remove(slot)
+                linked.remove(slot)
+                present[slot] = nil
+                absent.append(slot)
+            } else if !present.isEmpty {
+                // Then a peek names the sample, and both tables sample the same slot
+                let peeked = blocked.peekSample(randomA)
+                #expect(peeked?.slot == linked.peekSample(randomB)?.slot)
+                let slot = blocked.takeSample(randomA)
+                let expected = linked.sample(randomB)
+                linked.remove(expected)
+                #expect(slot == expected)
+                if let peeked { #expect(peeked.slot == slot) }
+                present[slot] = nil
+                absent.append(slot)
+                samples += 1
+            }
+            if step % 50 == 0 { Self.expectAlike(blocked, linked, keys: present) }
+        }
+        #expect(randomA.next() == randomB.next())
+        #expect(samples > 300)
+        Self.expectAlike(blocked, linked, keys: present)
+        // And emptied, both keep their size and start again alike
+        blocked.removeAll()
+        linked.removeAll()
+        #expect(blocked.count == 0 && blocked.peekSample(randomA) == nil)
+        for (slot, key) in keys.prefix(20).enumerated() {
+            blocked.insert(Int32(slot), key: key)
+            linked.insert(Int32(slot), key: key)
+        }
+        Self.expectAlike(
+            blocked, linked,
+            keys: Dictionary(uniqueKeysWithValues: keys.prefix(20).enumerated().map { (Int32($0.offset), $0.element) }))
+    }
+
+    @Test func aSparseTableHalvesAsTheLinkedOneDoes() {
+        // Given 8 keys in 4,096 buckets and libCacheSim's generator at its seed
+        var blocked = BlockedChainTable(hashPower: 12)
+        var linked = Linked(hashPower: 12)
+        blocked.grow(to: 8)
+        linked.grow(to: 8)
+        for key in UInt64(1)...8 {
+            blocked.insert(Int32(key - 1), key: key)
+            linked.insert(Int32(key - 1), key: key)
+        }
+        let (randomA, randomB) = (LehmerRandom(), LehmerRandom())
+        // When sampled, then both halve alike and pick key 2 (ChainedHashTableTests' layout)
+        #expect(blocked.sample(randomA) == 1)
+        #expect(linked.sample(randomB) == 1)
+        #expect(blocked.hashPower == 4)
+        Self.expectAlike(
+            blocked, linked, keys: Dictionary(uniqueKeysWithValues: (1...8).map { (Int32($0 - 1), UInt64($0)) }))
+    }
+}
