@@ -79,8 +79,8 @@ struct BlockedChainTable {
     /// An empty table of `2^hashPower` buckets.
     init(hashPower: Int) {
         precondition(
-            (0...ChainedHashTable<HashLink>.maximumHashPower).contains(hashPower),
-            "BlockedChainTable: hash power \(hashPower) out of 0...\(ChainedHashTable<HashLink>.maximumHashPower)")
+            (0...ChainedHashTable.maximumHashPower).contains(hashPower),
+            "BlockedChainTable: hash power \(hashPower) out of 0...\(ChainedHashTable.maximumHashPower)")
         self.hashPower = hashPower
         mask = (1 << UInt64(hashPower)) - 1
         buckets = SlotArray(count: 1 << hashPower, filling: .empty)
@@ -93,7 +93,7 @@ struct BlockedChainTable {
 
     /// libCacheSim's object hash (`ChainedHashTable.hash`).
     @inline(__always)
-    static func hash(_ key: UInt64) -> UInt64 { ChainedHashTable<HashLink>.hash(key) }
+    static func hash(_ key: UInt64) -> UInt64 { ChainedHashTable.hash(key) }
 
     /// Adds `slot`, holding `key`, at the head of its bucket's chain (doubling the table first
     /// when it holds more than two entries per bucket).
@@ -403,7 +403,7 @@ struct BlockedChainTable {
     // order).
     private mutating func expand() {
         precondition(
-            hashPower < ChainedHashTable<HashLink>.maximumHashPower,
+            hashPower < ChainedHashTable.maximumHashPower,
             "BlockedChainTable: cannot double past 2^32 buckets")
         let old = bucketCount
         buckets.grow(to: old * 2, filling: .empty)

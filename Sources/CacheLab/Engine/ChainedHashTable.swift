@@ -1,6 +1,6 @@
-/// A replica of libCacheSim's `chainedHashTableV2`, for the policies that evict entries sampled
-/// from it (Random, Hyperbolic, BeladySize): which entry a sample lands on depends on the exact
-/// layout of that table, so it is rebuilt here move for move.
+/// A replica of libCacheSim's `chainedHashTableV2`, for BeladySize, which evicts entries sampled
+/// from it: which entry a sample lands on depends on the exact layout of that table, so it is
+/// rebuilt here move for move.
 ///
 /// Entries (slots) hang in `2^hashPower` buckets, chosen by the low bits of XXH3-64 of the key's
 /// eight little-endian bytes (seed 0). A bucket is a singly linked chain; a new entry goes to its
@@ -18,15 +18,24 @@
 /// not keep: with it a sample walks only as far as the entry it picks, not the whole chain first
 /// (the walk's entries are cold, and Random's evictions waited on them).
 ///
-/// Each slot's place in its chain is a `Link`: `HashLink` (eight bytes) where only samples walk
-/// the chains, `KeyedHashLink` (with the key) where the table is the cache's index too
-/// (`slot(forKey:)`), so that a lookup finds the key in the line it reads the link from.
+/// Each slot's place in its chain is a `Link` of eight bytes (its hash and the next slot), so a
+/// sample's or a removal's walk over a chain stays in few cache lines. The table keeps no keys:
+/// BeladySize only samples it. Random and Hyperbolic, whose table is the cache's index too, keep
+/// the same chains four to a line (`BlockedChainTable`), tested against this one.
 ///
-/// - Complexity: O(1) expected insert, lookup and sample, O(chain) remove; a rehash is
+/// - Complexity: O(1) expected insert and sample, O(chain) remove; a rehash is
 ///   O(buckets).
 /// - Invariant: every slot in the table sits in the chain of bucket `hash & mask`, once; `count`
 ///   is their number; buckets at `bucketCount` and beyond are empty.
-struct ChainedHashTable<Link: ChainLink> {
+struct ChainedHashTable {
+    /// A slot's place in a chain: the low 32 bits of its key's hash (all a mask of at most 32
+    /// bits reads) and the next slot of the chain (-1 at the end, `absent` when the slot is not
+    /// in the table).
+    private struct Link: BitwiseCopyable {
+        var hash: UInt32
+        var next: Int32
+    }
+
     /// The most buckets: 2^32. Beyond that the bucket array alone would take 16 GiB, and with
     /// slots below 2^31 the table never doubles past 2^30 buckets.
     static var maximumHashPower: Int { 32 }
@@ -41,7 +50,7 @@ struct ChainedHashTable<Link: ChainLink> {
 
         static var empty: Bucket { Bucket(firstPlusOne: 0, length: 0) }
 
-        /// The chain's first slot, or -1 when it is empty (the end of a chain, as in `ChainLink.next`).
+        /// The chain's first slot, or -1 when it is empty (the end of a chain, as in `Link.next`).
         var first: Int32 { firstPlusOne &- 1 }
 
         /// This chain with `slot` (already linked to the old first) in front.
@@ -56,7 +65,7 @@ struct ChainedHashTable<Link: ChainLink> {
     private let heads: SlotArray<Bucket>
     /// Each slot's link (`next` is `absent` when the slot is not in the table; the encoding stays
     /// in this type: no method answers it).
-    private let nodes = SlotArray<Link>(count: 0, filling: Link(key: 0, hash: 0, next: absent))
+    private let nodes = SlotArray<Link>(count: 0, filling: Link(hash: 0, next: absent))
 
     /// An empty table of `2^hashPower` buckets.
     init(hashPower: Int) {
@@ -72,7 +81,7 @@ struct ChainedHashTable<Link: ChainLink> {
 
     /// Makes room for slots `0..<slotCount`.
     func grow(to slotCount: Int) {
-        nodes.grow(to: slotCount, filling: Link(key: 0, hash: 0, next: Self.absent))
+        nodes.grow(to: slotCount, filling: Link(hash: 0, next: Self.absent))
     }
 
     /// XXH3-64 of `key`'s eight little-endian bytes with seed 0: libCacheSim's object hash.
@@ -97,7 +106,7 @@ struct ChainedHashTable<Link: ChainLink> {
         if count > 2 << hashPower { expand() }
         let hash = Self.hash(key)
         let bucket = Int(hash & mask)
-        nodes[slot] = Link(key: key, hash: UInt32(truncatingIfNeeded: hash), next: head(bucket))
+        nodes[slot] = Link(hash: UInt32(truncatingIfNeeded: hash), next: head(bucket))
         push(slot, onto: bucket)
         count += 1
     }
@@ -321,36 +330,11 @@ struct ChainedHashTable<Link: ChainLink> {
     @inline(__always)
     private func bucket(of slot: Int32) -> Int { Int(UInt64(nodes[slot].hash) & mask) }
 
-    /// The first slot of `bucket`'s chain, or -1 (the end of a chain, as in `ChainLink.next`).
+    /// The first slot of `bucket`'s chain, or -1 (the end of a chain, as in `Link.next`).
     @inline(__always)
     private func head(_ bucket: Int) -> Int32 { heads[bucket].first }
 
     /// Makes `slot` (already linked to the old head) the first of `bucket`'s chain, one longer.
     @inline(__always)
     private func push(_ slot: Int32, onto bucket: Int) { heads[bucket] = heads[bucket].pushing(slot) }
-}
-
-extension ChainedHashTable where Link == KeyedHashLink {
-    /// The slot holding `key`, or nil: a walk of its bucket's chain.
-    @inline(__always)
-    func slot(forKey key: UInt64) -> Int32? {
-        var slot = head(Int(Self.hash(key) & mask))
-        while slot >= 0 {
-            if nodes[slot].key == key { return slot }
-            slot = nodes[slot].next
-        }
-        return nil
-    }
-
-    /// Starts loading `key`'s bucket (`settled`: false), or, once it has arrived, the first entry
-    /// of its chain (`settled`: true), for a lookup soon.
-    @inline(__always)
-    func prefetchLookup(of key: UInt64, settled: Bool) {
-        let bucket = Int(Self.hash(key) & mask)
-        if !settled {
-            heads.prefetch(bucket)
-        } else if heads[bucket].length > 0 {
-            nodes.prefetch(Int(heads[bucket].first))
-        }
-    }
 }

@@ -38,7 +38,7 @@ public struct BeladySizePolicy: EvictionPolicy {
     /// libCacheSim's default hash power, which BeladySize keeps.
     static let hashPower = 24
 
-    private var table = ChainedHashTable<HashLink>(hashPower: hashPower)
+    private var table = ChainedHashTable(hashPower: hashPower)
     private var random = LehmerRandom()
     private let nextUse = SlotArray<Int64>(count: 0, filling: .max)
     private let costs = SlotArray<Int>(count: 0, filling: 0)

@@ -5,7 +5,7 @@
 /// Caching for Web Applications", USENIX ATC 2017) with libCacheSim's rules: an entry counts 1 on
 /// insertion and one more per hit (libCacheSim's 24-bit field), its age is the requests since its
 /// insertion, and its priority `1e8 × count / age` in double precision. Each eviction samples
-/// libCacheSim's hash table 64 times, with replacement (`ChainedHashTable`, 2^16 buckets), and
+/// libCacheSim's hash table 64 times, with replacement (`BlockedChainTable`, 2^16 buckets), and
 /// evicts the first sample of the lowest priority. Miss counts match libCacheSim's `Hyperbolic`
 /// exactly. With the simulator's keys the table is the cache's index too (`indexesKeys`).
 ///
@@ -19,7 +19,7 @@ public struct HyperbolicPolicy: EvictionPolicy {
     /// Samples per eviction (libCacheSim's default, which its Python class cannot change).
     static let samples = 64
 
-    private var table = ChainedHashTable<KeyedHashLink>(hashPower: RandomPolicy.hashPower)
+    private var table = BlockedChainTable(hashPower: RandomPolicy.hashPower)
     private var random = LehmerRandom()
     private let frequency = SlotArray<Int32>(count: 0, filling: 0)
     private let storedAt = SlotArray<Int64>(count: 0, filling: 0)
@@ -56,7 +56,7 @@ public struct HyperbolicPolicy: EvictionPolicy {
         frequency[slot] = ((frequency[slot] &+ 1) << 8) >> 8
     }
 
-    /// The table is the cache's index too: a lookup walks its key's chain.
+    /// The table is the cache's index too: a lookup reads its key's bucket.
     public static var indexesKeys: Bool { true }
 
     @inline(__always)

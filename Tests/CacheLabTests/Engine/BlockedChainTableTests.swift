@@ -7,7 +7,7 @@ import Testing
 /// including chains long enough to spill into overflow blocks.
 @Suite("BlockedChainTable: libCacheSim's chains, four to a line")
 struct BlockedChainTableTests {
-    typealias Linked = ChainedHashTable<KeyedHashLink>
+    typealias Linked = ChainedHashTable
 
     /// Keys whose hashes share their low `bits` bits (so they share a bucket in any table of at
     /// most 2^bits buckets), `count` of them.
@@ -34,7 +34,7 @@ struct BlockedChainTableTests {
         return result
     }
 
-    /// Both tables agree: bucket count, chains, every key found in its slot.
+    /// Both tables agree: bucket count and chains; and every key is found in its slot.
     static func expectAlike(_ blocked: BlockedChainTable, _ linked: Linked, keys: [Int32: UInt64]) {
         #expect(blocked.hashPower == linked.hashPower)
         #expect(blocked.count == linked.count)
@@ -119,7 +119,11 @@ struct BlockedChainTableTests {
                 absent.append(slot)
                 samples += 1
             }
-            if step % 50 == 0 { Self.expectAlike(blocked, linked, keys: present) }
+            if step % 50 == 0 {
+                Self.expectAlike(blocked, linked, keys: present)
+                // And no key that is not in the table is found
+                for slot in absent { #expect(blocked.slot(forKey: keys[Int(slot)]) == nil) }
+            }
         }
         #expect(randomA.next() == randomB.next())
         #expect(samples > 300)

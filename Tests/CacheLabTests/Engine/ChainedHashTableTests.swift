@@ -4,16 +4,14 @@ import Testing
 
 /// The replica of libCacheSim's `chainedHashTableV2`, on layouts worked out with the Python model
 /// that reproduces libCacheSim's sampled policies (/work/notes, `models.HT`). Key k sits in slot
-/// k − 1 throughout. The layouts are checked on the keyed table (Random's and Hyperbolic's), and
-/// `bothLinksLayTheChainsOutAlike` holds the keyless one (BeladySize's) to the same.
+/// k − 1 throughout. `BlockedChainTableTests` holds Random's and Hyperbolic's table to these
+/// layouts.
 @Suite("ChainedHashTable: libCacheSim's chained hash table")
 struct ChainedHashTableTests {
-    typealias Table = ChainedHashTable<KeyedHashLink>
+    typealias Table = ChainedHashTable
 
-    func makeTable<Link>(
-        _ link: Link.Type = KeyedHashLink.self, hashPower: Int, keys: ClosedRange<UInt64>
-    ) -> ChainedHashTable<Link> {
-        var table = ChainedHashTable<Link>(hashPower: hashPower)
+    func makeTable(hashPower: Int, keys: ClosedRange<UInt64>) -> Table {
+        var table = Table(hashPower: hashPower)
         table.grow(to: 64)
         for key in keys { table.insert(Int32(key - 1), key: key) }
         _ = table.checkedSlots(name: "test")
@@ -21,7 +19,7 @@ struct ChainedHashTableTests {
     }
 
     /// Each non-empty bucket's chain, head first, as keys.
-    func chains<Link>(_ table: ChainedHashTable<Link>) -> [Int: [UInt64]] {
+    func chains(_ table: Table) -> [Int: [UInt64]] {
         var result: [Int: [UInt64]] = [:]
         for bucket in 0..<table.bucketCount where !table.chain(bucket).isEmpty {
             result[bucket] = table.chain(bucket).map { UInt64($0) + 1 }
@@ -125,49 +123,5 @@ struct ChainedHashTableTests {
         // And emptied, the table keeps its size
         table.removeAll()
         #expect(table.count == 0 && table.hashPower == 2 && chains(table).isEmpty)
-    }
-
-    @Test func aKeyedTableFindsEachKeyInItsChain() {
-        // Given 8 keys in 4 buckets, bucket 3 holding keys 7, 6, 2
-        var table = makeTable(hashPower: 2, keys: 1...8)
-        // Then each key is found in its slot, wherever in its chain it sits, and others are not
-        for key in UInt64(1)...8 { #expect(table.slot(forKey: key) == Int32(key - 1)) }
-        #expect(table.slot(forKey: 9) == nil && table.slot(forKey: 0) == nil)
-        // And a removed key is gone while its chain's others stay found
-        table.remove(5)  // key 6
-        #expect(table.slot(forKey: 6) == nil)
-        #expect(table.slot(forKey: 7) == 6 && table.slot(forKey: 2) == 1)
-        // And after doublings every key is found again
-        for key in UInt64(10)...40 { table.insert(Int32(key - 1), key: key) }
-        #expect(table.hashPower > 2)
-        for key in [1, 2, 3, 4, 5, 7, 8] + Array(10...40) as [UInt64] {
-            #expect(table.slot(forKey: key) == Int32(key - 1))
-        }
-        _ = table.checkedSlots(name: "test")
-        // And after a halving (a sparse table's first sample) too
-        var sparse = makeTable(hashPower: 12, keys: 1...8)
-        _ = sparse.sample(LehmerRandom())
-        #expect(sparse.hashPower == 4)
-        for key in UInt64(1)...8 { #expect(sparse.slot(forKey: key) == Int32(key - 1)) }
-    }
-
-    @Test func bothLinksLayTheChainsOutAlike() {
-        // Given the same insertions, removals and samples on a table with keys and one without
-        var keyed = makeTable(KeyedHashLink.self, hashPower: 3, keys: 1...20)
-        var keyless = makeTable(HashLink.self, hashPower: 3, keys: 1...20)
-        let (randomA, randomB) = (LehmerRandom(seed: 9), LehmerRandom(seed: 9))
-        for slot: Int32 in [3, 11, 0, 19] {
-            keyed.remove(slot)
-            keyless.remove(slot)
-        }
-        var samples: [[Int32]] = [[], []]
-        for _ in 0..<30 {
-            samples[0].append(keyed.sample(randomA))
-            samples[1].append(keyless.sample(randomB))
-        }
-        // Then they hold the same chains and sample the same slots
-        #expect(keyed.hashPower == keyless.hashPower)
-        #expect(chains(keyed) == chains(keyless))
-        #expect(samples[0] == samples[1])
     }
 }
