@@ -38,8 +38,8 @@
 ///
 /// - Complexity: O(1) expected access and insert; evictions O(1) amortized per entry moved or
 ///   pruned. One record per key LIRS knows (in S, in Q, in NH, stored, or several at once), found
-///   through one hash index (`KeyedRecords`) and linked into three intrusive lists; a hit reaches
-///   its record through its slot, with no lookup. No allocation once grown.
+///   through one hash index (`KeyedRecords`, with the simulator's keys the cache's index too:
+///   `indexesKeys`) and linked into three intrusive lists. No allocation once grown.
 /// - Invariant: the engine's live slots are exactly the resident keys (LIR or resident HIR in S,
 ///   or in Q), each record knowing its slot; a record lives while it is in a list or stored; S's
 ///   cost is the sum of its records'.
@@ -124,7 +124,25 @@ public struct LIRSPolicy: EvictionPolicy {
         hinted = oldest
     }
 
-    /// The hit's record, then (`settled`) its place in S.
+    /// The records' index is the cache's index too (with the simulator's keys): every resident
+    /// key has a record, which holds its slot. So a miss looks its key up once, not in the
+    /// engine's index and then in the records', and an eviction leaves no engine index to update.
+    public static var indexesKeys: Bool { true }
+
+    @inline(__always)
+    public func indexedSlot(for key: UInt64) -> Int32? {
+        guard let record = records.find(key) else { return nil }
+        return records.extras[record].slot
+    }
+
+    /// Once the key's bucket has arrived (`prefetch(_:)` asked for it), its record's fields.
+    @inline(__always)
+    public func prefetchLookup(_ key: UInt64, settled: Bool) {
+        if settled { records.prefetchRecord(forKey: key) }
+    }
+
+    /// The hit's record, then (`settled`) its place in S (where the engine keeps its own index:
+    /// a client's keys).
     @inline(__always)
     public mutating func prefetchHit(_ slot: Int32, settled: Bool) {
         guard settled else {
