@@ -235,7 +235,8 @@ def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[in
         power = power_of[base]
         for policy in policies:
             # A sampling policy samples libCacheSim's hash table, whose layout its hash power sets:
-            # it runs at its default, the table cachelab replicates (`ChainedHashTable`).
+            # it runs at its default, the table cachelab replicates (`ChainedHashTable`,
+            # `BlockedChainTable`).
             policy_power = 0 if POLICY_CLASSES[policy] in RANDOMIZED else power
             ours, theirs = [], []
             for _ in range(bench.runs):  # interleaved, so drift hits both alike
