@@ -69,12 +69,18 @@ struct ChainedHashTable {
 
     /// An empty table of `2^hashPower` buckets.
     init(hashPower: Int) {
-        precondition(
-            (0...Self.maximumHashPower).contains(hashPower),
-            "ChainedHashTable: hash power \(hashPower) out of 0...\(Self.maximumHashPower)")
         self.hashPower = hashPower
-        mask = (1 << UInt64(hashPower)) - 1
+        mask = Self.mask(hashPower: hashPower, table: "ChainedHashTable")
         heads = SlotArray(zeroedCount: 1 << hashPower)
+    }
+
+    /// The mask of a table of `2^hashPower` buckets (this one's or `BlockedChainTable`'s), after
+    /// checking the power; `table` names the table in the message.
+    static func mask(hashPower: Int, table: String) -> UInt64 {
+        precondition(
+            (0...maximumHashPower).contains(hashPower),
+            "\(table): hash power \(hashPower) out of 0...\(maximumHashPower)")
+        return (1 << UInt64(hashPower)) - 1
     }
 
     var bucketCount: Int { 1 << hashPower }
@@ -148,23 +154,6 @@ struct ChainedHashTable {
         return entry(in: bucket, at: random.next())
     }
 
-    /// The entry `sample(random)` will return after `skipping` draws, and how many draws that
-    /// sample takes, if nothing changes before it; nil when the table is empty or the sample
-    /// would halve it (32 empty buckets in a row). Draws nothing.
-    @inline(__always)
-    func peekSample(_ random: LehmerRandom, skipping: Int = 0) -> (slot: Int32, draws: Int)? {
-        guard count > 0 else { return nil }
-        var stream = random.lookahead(skipping: skipping)
-        var draws = 1
-        var bucket = heads[Int(stream.next() & mask)]
-        while bucket.length == 0 {
-            guard draws <= 32 else { return nil }
-            draws += 1
-            bucket = heads[Int(stream.next() & mask)]
-        }
-        return (entry(in: bucket, at: stream.next()), draws + 1)
-    }
-
     /// The entry a sample picks in `bucket`'s (non-empty) chain: `draw % length`, counted from
     /// the head.
     @inline(__always)
@@ -177,32 +166,6 @@ struct ChainedHashTable {
         }
         return slot
     }
-
-    /// Starts loading the buckets of the next two draws after `skipping` (a sample's first, and
-    /// its second when the first is empty), for a `prefetchChain` and a `peekSample` to come.
-    @inline(__always)
-    func prefetchBuckets(_ random: LehmerRandom, skipping: Int) {
-        var stream = random.lookahead(skipping: skipping)
-        heads.prefetch(Int(stream.next() & mask))
-        heads.prefetch(Int(stream.next() & mask))
-    }
-
-    /// Starts loading the first entry of the chain the sample after `skipping` draws will walk,
-    /// when one of its first two draws lands on a chain (their buckets should have been loaded)
-    /// and the sample picks an entry past that chain's first (the first needs no walk).
-    @inline(__always)
-    func prefetchChain(_ random: LehmerRandom, skipping: Int) {
-        var stream = random.lookahead(skipping: skipping)
-        var bucket = heads[Int(stream.next() & mask)]
-        if bucket.length == 0 { bucket = heads[Int(stream.next() & mask)] }
-        if bucket.length > 1, stream.next() % UInt64(bucket.length) != 0 {
-            nodes.prefetch(Int(bucket.first))
-        }
-    }
-
-    /// Starts loading `slot`'s place in its chain, which removing it reads.
-    @inline(__always)
-    func prefetchNode(_ slot: Int32) { nodes.prefetch(Int(slot)) }
 
     /// Empties the table, keeping its size.
     mutating func removeAll() {

@@ -109,7 +109,6 @@ struct BlockedChainTableTests {
             } else if !present.isEmpty {
                 // Then a peek names the sample, and both tables sample the same slot
                 let peeked = blocked.peekSample(randomA)
-                #expect(peeked?.slot == linked.peekSample(randomB)?.slot)
                 let slot = blocked.takeSample(randomA)
                 let expected = linked.sample(randomB)
                 linked.remove(expected)
@@ -158,5 +157,29 @@ struct BlockedChainTableTests {
         #expect(blocked.hashPower == 4)
         Self.expectAlike(
             blocked, linked, keys: Dictionary(uniqueKeysWithValues: (1...8).map { (Int32($0 - 1), UInt64($0)) }))
+    }
+
+    @Test func aPeekNamesWhatTheNextSamplesTakeAndHowManyDraws() {
+        // Given 3 keys in 8 buckets (most empty) and a generator
+        var table = BlockedChainTable(hashPower: 3)
+        table.grow(to: 3)
+        for key in UInt64(1)...3 { table.insert(Int32(key - 1), key: key) }
+        let random = LehmerRandom(seed: 11)
+        var emptyDraws = 0
+        for _ in 0..<50 {
+            // Then a peek past the next sample names the one after it
+            let peeked = table.peekSample(random)
+            let after = peeked.flatMap { table.peekSample(random, skipping: $0.draws) }
+            // And every peek is the sample that follows it, with the draws it takes
+            let before = random.draws
+            #expect(table.sample(random) == peeked?.slot)
+            #expect(random.draws - before == UInt64(peeked?.draws ?? -1))
+            emptyDraws += (peeked?.draws ?? 2) - 2
+            #expect(table.peekSample(random)?.slot == after?.slot)
+        }
+        #expect(emptyDraws > 0, "the samples drew empty buckets too")
+        // And an empty table has nothing to name
+        table.removeAll()
+        #expect(table.peekSample(random) == nil)
     }
 }

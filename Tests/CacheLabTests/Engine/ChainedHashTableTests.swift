@@ -87,28 +87,6 @@ struct ChainedHashTableTests {
         #expect(random.next() == reference.next())
     }
 
-    @Test func aPeekNamesWhatTheNextSamplesTakeAndHowManyDraws() {
-        // Given 3 keys in 8 buckets (most empty) and a generator
-        var table = makeTable(hashPower: 3, keys: 1...3)
-        let random = LehmerRandom(seed: 11)
-        var emptyDraws = 0
-        for _ in 0..<50 {
-            // Then a peek past the next sample names the one after it
-            let peeked = table.peekSample(random)
-            let after = peeked.flatMap { table.peekSample(random, skipping: $0.draws) }
-            // And every peek is the sample that follows it, with the draws it takes
-            let before = random.draws
-            #expect(table.sample(random) == peeked?.slot)
-            #expect(random.draws - before == UInt64(peeked?.draws ?? -1))
-            emptyDraws += (peeked?.draws ?? 2) - 2
-            #expect(table.peekSample(random)?.slot == after?.slot)
-        }
-        #expect(emptyDraws > 0, "the samples drew empty buckets too")
-        // And an empty table has nothing to name
-        table.removeAll()
-        #expect(table.peekSample(random) == nil)
-    }
-
     @Test func removingUnlinksFromAnywhereInAChain() {
         // Given bucket 3 holding keys 7, 6, 2
         var table = makeTable(hashPower: 2, keys: 1...8)
