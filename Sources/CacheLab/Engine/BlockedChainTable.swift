@@ -182,25 +182,12 @@ struct BlockedChainTable {
     }
 
     /// Starts loading the buckets of the next two draws after `skipping` (a sample's first, and
-    /// its second when the first is empty), for a `prefetchChain` and a `peekSample` to come.
+    /// its second when the first is empty), for a `peekSample` to come.
     @inline(__always)
     func prefetchBuckets(_ random: LehmerRandom, skipping: Int) {
         var stream = random.lookahead(skipping: skipping)
         buckets.prefetch(Int(stream.next() & mask))
         buckets.prefetch(Int(stream.next() & mask))
-    }
-
-    /// Starts loading the overflow block the sample after `skipping` draws will read, when one of
-    /// its first two draws lands on a chain (their buckets should have been loaded) and the sample
-    /// picks an entry past the chain's fourth.
-    @inline(__always)
-    func prefetchChain(_ random: LehmerRandom, skipping: Int) {
-        var stream = random.lookahead(skipping: skipping)
-        var bucket = buckets[Int(stream.next() & mask)]
-        if bucket.length == 0 { bucket = buckets[Int(stream.next() & mask)] }
-        if bucket.length > UInt32(Self.width), stream.next() % UInt64(bucket.length) >= UInt64(Self.width) {
-            overflow.prefetch(Int(bucket.nextPlusOne) - 1)
-        }
     }
 
     /// The slot holding `key`, or nil: its bucket's line, and the overflow of a chain of five or

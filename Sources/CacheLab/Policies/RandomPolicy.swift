@@ -28,8 +28,6 @@ public struct RandomPolicy: EvictionPolicy {
     /// they read.
     private var hints = InlineArray<3, Hint>(repeating: Hint())
     private var hintedDraws: UInt64 = .max
-    /// The buckets of the sample after the last hint were requested, its chain not yet.
-    private var beyondLoading = false
 
     /// One coming sample: its slot (-1: not worked out) and the draws it takes.
     struct Hint {
@@ -83,18 +81,13 @@ public struct RandomPolicy: EvictionPolicy {
                 hints[depth].slot = slot
                 hints[depth].draws = Int32(draws)
                 if depth == hints.count - 1 {
-                    // The sample after the last: its buckets now, its chain's head on the next
-                    // request, so that it is in cache when an eviction makes it the last.
+                    // The sample after the last: its buckets now, so that they are in cache when
+                    // an eviction makes it the last.
                     table.prefetchBuckets(random, skipping: skipping + draws)
-                    beyondLoading = true
                     return
                 }
             }
             skipping += Int(hints[depth].draws)
-        }
-        if beyondLoading {
-            table.prefetchChain(random, skipping: skipping)
-            beyondLoading = false
         }
     }
 
