@@ -6,8 +6,8 @@
 /// cache's index too.
 ///
 /// A linked chain costs a lookup one dependent load per link, each from a line of its own; here
-/// a lookup reads its bucket's line, and only a chain of five or more (a few percent of them at
-/// the two entries per bucket the table doubles at) reads further. A sample reads the entry it
+/// a lookup reads its bucket's line, and only a chain of five or more (by a Poisson estimate,
+/// about 5 % of chains at the two entries per bucket where the table doubles) reads further. A sample reads the entry it
 /// picks from the same line, and removes it there.
 ///
 /// Each slot's hash (its low 32 bits) is kept too, so that `remove(_:)` finds the slot's bucket.
