@@ -113,7 +113,10 @@ let package = Package(
         // The core's tests: they build the core alone (no server, no command line).
         .testTarget(
             name: "CacheLabTests",
-            dependencies: ["CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts"]
+            dependencies: [
+                "CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
         ),
         // The command line's tests: `cachelab` as a child process, its commands parsed in process.
         .testTarget(

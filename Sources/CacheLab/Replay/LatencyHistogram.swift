@@ -3,16 +3,58 @@ import Histogram
 /// Latencies in microseconds in an HdrHistogram (3 significant digits, up to an hour), with the
 /// exact mean kept alongside: what the simulated replay records from its model and the live
 /// replay from the wall clock.
+///
+/// The simulator records a value per request, so recording is on its hot path. Values below
+/// 2^32 are counted in an array indexed as the HdrHistogram indexes them (`countIndex`), a few
+/// inlined instructions, with the exact least non-zero and greatest value beside it; they are
+/// folded into the HdrHistogram when a summary or a sum is taken. Folding records each count at a
+/// value of its own bucket, and the least and greatest at their exact values, so the
+/// HdrHistogram ends with the counts, least and greatest that recording each value would have
+/// left: every percentile is the same (`LatencyHistogramTests`).
 public struct LatencyHistogram: Sendable {
     private var histogram = Histogram<UInt64>(
         highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    /// Counts of the values below `directLimit` not yet in `histogram`, by `countIndex` (empty
+    /// until the first).
+    private var pending: [UInt64] = []
+    /// The least non-zero value in `pending` (`UInt64.max`: none) and the greatest (0: none).
+    private var pendingLeast = UInt64.max
+    private var pendingGreatest: UInt64 = 0
     /// The exact sum of the latencies recorded, in microseconds (cheaper than walking the
     /// histogram for the mean).
     public private(set) var sum = 0
     public private(set) var count = 0
 
+    /// HdrHistogram's layout at 3 significant digits and unit resolution: 2,048 sub-buckets, the
+    /// upper 1,024 of each bucket past the first in the counts.
+    private static var subBucketHalfCountMagnitude: Int { 10 }
+    private static var subBucketMask: UInt64 { (1 << (subBucketHalfCountMagnitude + 1)) - 1 }
+    /// 64 less the bits of a sub-bucket index.
+    private static var leadingZeroCountBase: Int { 64 - (subBucketHalfCountMagnitude + 1) }
+    /// Values from here on are recorded in the HdrHistogram directly.
+    private static var directLimit: UInt64 { 1 << 32 }
+    private static let pendingCount = countIndex(directLimit - 1) + 1
+
     public init() {
         histogram.autoResize = true
+    }
+
+    /// Where HdrHistogram counts `value` (`Histogram.countsIndexForValue`).
+    @inline(__always)
+    static func countIndex(_ value: UInt64) -> Int {
+        let bucket = leadingZeroCountBase - (value | subBucketMask).leadingZeroBitCount
+        return ((bucket + 1) << subBucketHalfCountMagnitude) + Int(value >> bucket) - (1 << subBucketHalfCountMagnitude)
+    }
+
+    /// The least value counted at `index` (`Histogram.valueFromIndex`).
+    static func leastValue(at index: Int) -> UInt64 {
+        var bucket = (index >> subBucketHalfCountMagnitude) - 1
+        var subBucket = (index & ((1 << subBucketHalfCountMagnitude) - 1)) + (1 << subBucketHalfCountMagnitude)
+        if bucket < 0 {
+            subBucket -= 1 << subBucketHalfCountMagnitude
+            bucket = 0
+        }
+        return UInt64(subBucket) << bucket
     }
 
     /// Records one request that took `microseconds`.
@@ -20,12 +62,20 @@ public struct LatencyHistogram: Sendable {
     public mutating func record(microseconds: Int) {
         sum &+= microseconds
         count &+= 1
-        histogram.record(UInt64(max(microseconds, 0)))
+        let value = UInt64(max(microseconds, 0))
+        guard value < Self.directLimit else {
+            histogram.record(value)
+            return
+        }
+        if pending.isEmpty { pending = Array(repeating: 0, count: Self.pendingCount) }
+        pending[Self.countIndex(value)] &+= 1
+        pendingGreatest = max(pendingGreatest, value)
+        pendingLeast = min(pendingLeast, value == 0 ? .max : value)
     }
 
     /// Adds every value recorded in `other`.
     public mutating func add(_ other: LatencyHistogram) {
-        histogram.add(other.histogram)
+        histogram.add(other.folded())
         sum &+= other.sum
         count &+= other.count
     }
@@ -33,6 +83,7 @@ public struct LatencyHistogram: Sendable {
     /// Percentiles and mean in milliseconds (all zero when nothing was recorded).
     public func summary() -> LatencySummary {
         guard count > 0 else { return LatencySummary() }
+        let histogram = folded()
         var summary = LatencySummary(
             p50: Double(histogram.valueAtPercentile(50)) / 1000,
             p95: Double(histogram.valueAtPercentile(95)) / 1000,
@@ -40,5 +91,26 @@ public struct LatencyHistogram: Sendable {
             mean: Double(sum) / Double(count) / 1000)
         summary.cdf = LatencySummary.cdfPercentiles.map { Double(histogram.valueAtPercentile($0)) / 1000 }
         return summary
+    }
+
+    /// `histogram` with the pending counts recorded in it: each at its bucket's least value, but
+    /// the greatest value once at its own, and its bucket's others and the least non-zero
+    /// value's bucket at the least non-zero value (HdrHistogram keeps those two exactly, and a
+    /// bucket's least value may be below the least recorded).
+    private func folded() -> Histogram<UInt64> {
+        var histogram = histogram
+        guard !pending.isEmpty else { return histogram }
+        let leastIndex = pendingLeast == .max ? -1 : Self.countIndex(pendingLeast)
+        let greatestIndex = Self.countIndex(pendingGreatest)
+        for index in pending.indices where pending[index] > 0 {
+            var left = pending[index]
+            if index == greatestIndex {
+                histogram.record(pendingGreatest)
+                left -= 1
+            }
+            guard left > 0 else { continue }
+            histogram.record(index == leastIndex ? pendingLeast : Self.leastValue(at: index), count: left)
+        }
+        return histogram
     }
 }
