@@ -10,7 +10,8 @@
 /// about 5 % of chains at the two entries per bucket where the table doubles) reads further. A sample reads the entry it
 /// picks from the same line, and removes it there.
 ///
-/// Each slot's hash (its low 32 bits) is kept too, so that `remove(_:)` finds the slot's bucket.
+/// It keeps no hash per slot: a removal is given the key, whose hash names the bucket (a
+/// per-slot hash array, written on every insertion, cost Random about 2 %: the Speed article).
 ///
 /// - Complexity: O(1) expected insert, lookup, sample and remove (each shifts at most the
 ///   entries of its chain); a rehash is O(buckets).
@@ -88,8 +89,6 @@ struct BlockedChainTable {
     private var freeOverflow: UInt32 = 0
     /// How many overflow blocks have ever been handed out (the others are beyond).
     private var overflowUsed = 0
-    /// Each slot's hash, low 32 bits (all a mask of at most 32 bits reads).
-    private let hashes = SlotArray<UInt32>(count: 0, filling: 0)
 
     /// An empty table of `2^hashPower` buckets.
     init(hashPower: Int) {
@@ -103,9 +102,6 @@ struct BlockedChainTable {
 
     var bucketCount: Int { 1 << hashPower }
 
-    /// Makes room for slots `0..<slotCount`.
-    func grow(to slotCount: Int) { hashes.grow(to: slotCount, filling: 0) }
-
     /// libCacheSim's object hash (`ChainedHashTable.hash`).
     @inline(__always)
     static func hash(_ key: UInt64) -> UInt64 { ChainedHashTable.hash(key) }
@@ -115,17 +111,15 @@ struct BlockedChainTable {
     @inline(__always)
     mutating func insert(_ slot: Int32, key: UInt64) {
         if count > 2 << hashPower { expand() }
-        let hash = Self.hash(key)
-        hashes[slot] = UInt32(truncatingIfNeeded: hash)
-        push(key, slot, onto: Int(hash & mask))
+        push(key, slot, onto: bucket(ofKey: key))
         count += 1
     }
 
-    /// Removes `slot`, which must be in the table.
-    mutating func remove(_ slot: Int32) {
-        let bucket = self.bucket(of: slot)
+    /// Removes `slot`, which must be in the table holding `key`.
+    mutating func remove(_ slot: Int32, key: UInt64) {
+        let bucket = bucket(ofKey: key)
         guard let position = position(of: slot, in: bucket) else {
-            preconditionFailure("BlockedChainTable: slot \(slot) is not in its bucket's chain")
+            preconditionFailure("BlockedChainTable: slot \(slot) is not in its key's bucket's chain")
         }
         removeEntry(at: position, in: bucket)
         count -= 1
@@ -133,11 +127,12 @@ struct BlockedChainTable {
 
     /// libCacheSim's `rand_obj`, as `ChainedHashTable.sample`: a bucket drawn until one is not
     /// empty (the table halved after the 33rd empty one in a row, and after each further one),
-    /// then an entry of its chain. The table must not be empty.
+    /// then an entry of its chain: its slot and key. The table must not be empty.
     @inline(__always)
-    mutating func sample(_ random: LehmerRandom) -> Int32 {
+    mutating func sample(_ random: LehmerRandom) -> (slot: Int32, key: UInt64) {
         let (bucket, position) = samplePlace(random)
-        return slot(at: position, in: bucket)
+        let (block, index) = block(at: position, in: bucket)
+        return (block.pointee.slots[index], block.pointee.keys[index])
     }
 
     /// `sample(random)`, and the entry sampled removed from the table.
@@ -194,7 +189,7 @@ struct BlockedChainTable {
     /// more.
     @inline(__always)
     func slot(forKey key: UInt64) -> Int32? {
-        var block = buckets.address(Int(Self.hash(key) & mask))
+        var block = buckets.address(bucket(ofKey: key))
         var left = Int(block.pointee.length)
         while true {
             if let slot = block.pointee.slot(of: key, among: left) { return slot }
@@ -208,7 +203,7 @@ struct BlockedChainTable {
     /// more to load but the rare overflow block, so the `settled` stage does nothing.)
     @inline(__always)
     func prefetchLookup(of key: UInt64, settled: Bool) {
-        if !settled { buckets.prefetch(Int(Self.hash(key) & mask)) }
+        if !settled { buckets.prefetch(bucket(ofKey: key)) }
     }
 
     /// Empties the table, keeping its size.
@@ -220,14 +215,14 @@ struct BlockedChainTable {
     }
 
     /// The slots of `bucket`'s chain, head first (for tests).
-    func chain(_ bucket: Int) -> [Int32] {
-        let length = Int(buckets[bucket].length)
-        return (0..<length).map { slot(at: $0, in: bucket) }
-    }
+    func chain(_ bucket: Int) -> [Int32] { entries(of: bucket).map(\.slot) }
 
-    /// Whether `slot` is in the table.
-    func contains(_ slot: Int32) -> Bool {
-        Int(slot) < hashes.count && position(of: slot, in: bucket(of: slot)) != nil
+    /// The entries of `bucket`'s chain, head first.
+    private func entries(of bucket: Int) -> [(key: UInt64, slot: Int32)] {
+        (0..<Int(buckets[bucket].length)).map { position in
+            let (block, index) = block(at: position, in: bucket)
+            return (block.pointee.keys[index], block.pointee.slots[index])
+        }
     }
 
     /// The slots in the table, after checking that each sits once in the chain of its bucket and
@@ -236,14 +231,14 @@ struct BlockedChainTable {
         var slots: [Int32] = []
         var blocks = 0
         for bucket in 0..<bucketCount where buckets[bucket].length != 0 {
-            let members = chain(bucket)
+            let members = entries(of: bucket)
             blocks += (members.count - 1) / Self.width
-            for slot in members {
+            for (key, slot) in members {
                 precondition(
-                    Int(slot) < hashes.count && self.bucket(of: slot) == bucket,
-                    "\(name): bucket \(bucket) chains slot \(slot), which belongs elsewhere")
+                    self.bucket(ofKey: key) == bucket,
+                    "\(name): bucket \(bucket) chains slot \(slot), whose key belongs elsewhere")
             }
-            slots += members
+            slots += members.map(\.slot)
         }
         precondition(slots.count == count, "\(name): the chains hold \(slots.count) slots, count \(count)")
         precondition(Set(slots).count == slots.count, "\(name): a slot sits in the table twice")
@@ -261,9 +256,9 @@ struct BlockedChainTable {
 
     // MARK: Chains
 
-    /// The bucket whose chain `slot` is in (under the current mask).
+    /// The bucket whose chain holds `key` (under the current mask).
     @inline(__always)
-    private func bucket(of slot: Int32) -> Int { Int(UInt64(hashes[slot]) & mask) }
+    private func bucket(ofKey key: UInt64) -> Int { Int(Self.hash(key) & mask) }
 
     /// The block holding position `position` of `bucket`'s chain (it must be that long), and the
     /// position's index in it.
@@ -414,7 +409,7 @@ struct BlockedChainTable {
         for bucket in 0..<old where buckets[bucket].length != 0 {
             takeChain(of: bucket, keys: &keys, slots: &slots)
             for (key, slot) in zip(keys, slots) {
-                push(key, slot, onto: UInt64(hashes[slot]) & UInt64(old) == 0 ? bucket : bucket + old)
+                push(key, slot, onto: Self.hash(key) & UInt64(old) == 0 ? bucket : bucket + old)
             }
         }
     }

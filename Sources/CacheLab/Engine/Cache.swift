@@ -608,7 +608,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
         _ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?, ghost: Int32? = nil
     ) {
         if let reason, let onRemoval { onRemoval(entries[slot].key!, storedValue(slot), reason) }
-        if notifyPolicy { policy.removed(slot) }
+        if notifyPolicy { policy.removed(slot, key: entries[slot].key!.hashBits) }
         if configuration.ttl != nil { expiryOrder.remove(slot, in: expiryLinks) }
         if let ghost {
             let key = entries[slot].key!

@@ -158,8 +158,10 @@ public protocol EvictionPolicy: PolicyDescription where Order == Self {
     /// The entry in `slot` was hit.
     mutating func accessed(_ slot: Int32)
 
-    /// The entry in `slot` is leaving for a reason other than eviction (expiry, removal).
-    mutating func removed(_ slot: Int32)
+    /// The entry in `slot`, for `key`, is leaving for a reason other than eviction (expiry,
+    /// removal). The key is given for a policy whose table finds a slot by its key's hash
+    /// (Random's, Hyperbolic's), so that it need not keep each slot's hash.
+    mutating func removed(_ slot: Int32, key: UInt64)
 
     /// Chooses the next entry to evict, forgets it, and returns its slot. Called only when the
     /// policy holds at least one entry. While making room for an entry `admit` answered `.store`

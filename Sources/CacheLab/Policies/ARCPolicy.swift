@@ -139,7 +139,7 @@ public struct ARCPolicy: EvictionPolicy {
         }
     }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { leave(slot) }
 
     public mutating func evict() -> Int32? {
         if ghostHitNow && (lastFoundInB1 || lastFoundInB2) { return replace() }

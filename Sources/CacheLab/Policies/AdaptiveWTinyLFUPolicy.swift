@@ -233,7 +233,7 @@ public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
         climb()
     }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         round = Round()
         leave(slot)
     }

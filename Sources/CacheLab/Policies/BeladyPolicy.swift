@@ -44,7 +44,7 @@ public struct BeladyPolicy: EvictionPolicy {
 
     public mutating func accessed(_ slot: Int32) { heap.update(slot, rank: NextUse(pending)) }
 
-    public mutating func removed(_ slot: Int32) { heap.remove(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { heap.remove(slot) }
 
     public mutating func evict() -> Int32? { heap.pop() }
 

@@ -93,7 +93,7 @@ public struct BeladySizePolicy: EvictionPolicy {
         return dropped
     }
 
-    public mutating func removed(_ slot: Int32) { table.remove(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { table.remove(slot) }
 
     @inline(__always)
     public mutating func evict() -> Int32? {

@@ -32,7 +32,7 @@ public struct CLOCKPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) { referenced[slot] = true }
 
-    public mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { order.remove(slot, in: links) }
 
     @inline(__always)
     public mutating func evict() -> Int32? {

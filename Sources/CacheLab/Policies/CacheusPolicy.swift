@@ -236,7 +236,7 @@ public struct CacheusPolicy: EvictionPolicy {
         if minFrequency == f - 1 && frequencyLists[f - 1].isEmpty { raiseMinFrequency(above: f - 1) }
     }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         leave(slot)
         frequencyLists[frequency[slot]].remove(slot, in: frequencyLinks)
         if r.isEmpty && sr.isEmpty {

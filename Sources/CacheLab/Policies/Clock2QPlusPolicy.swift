@@ -113,7 +113,7 @@ public struct Clock2QPlusPolicy: EvictionPolicy {
         queues.main.cost > mainLimit || queues.small.isEmpty ? queues.main.first : queues.small.first
     }
 
-    public mutating func removed(_ slot: Int32) { queues.leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { queues.leave(slot) }
 
     public mutating func evict() -> Int32? {
         hasEvicted = true

@@ -61,7 +61,7 @@ public struct ClockProPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) {}
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         order.remove(slot, in: links)
         cold -= costs[slot]
     }

@@ -20,7 +20,7 @@ public struct FIFOPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) {}
 
-    public mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { order.remove(slot, in: links) }
 
     @inline(__always)
     public mutating func evict() -> Int32? { order.removeHead(in: links) }

@@ -86,7 +86,7 @@ public struct GDSFPolicy: EvictionPolicy {
             rank: Rank(priority: Self.rank(inflation, frequency: frequency[slot], cost: costs[slot]), stamp: clock))
     }
 
-    public mutating func removed(_ slot: Int32) { heap.remove(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { heap.remove(slot) }
 
     public mutating func notStored() { incoming = nil }
 

@@ -31,7 +31,6 @@ public struct HyperbolicPolicy: EvictionPolicy {
     public mutating func share(_ random: LehmerRandom) { self.random = random }
 
     public mutating func grow(to slotCount: Int) {
-        table.grow(to: slotCount)
         frequency.grow(to: slotCount, filling: 0)
         storedAt.grow(to: slotCount, filling: 0)
     }
@@ -65,27 +64,27 @@ public struct HyperbolicPolicy: EvictionPolicy {
     @inline(__always)
     public func prefetchLookup(_ key: UInt64, settled: Bool) { table.prefetchLookup(of: key, settled: settled) }
 
-    public mutating func removed(_ slot: Int32) { table.remove(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { table.remove(slot, key: key) }
 
     @inline(__always)
     public mutating func evict() -> Int32? {
-        var victim: Int32?
+        var victim: (slot: Int32, key: UInt64)?
         var lowest = 1.0e16
-        var first: Int32 = 0
+        var first: (slot: Int32, key: UInt64) = (0, 0)
         for sample in 0..<Self.samples {
-            let slot = table.sample(random)
-            if sample == 0 { first = slot }
-            let score = priority(slot)
+            let entry = table.sample(random)
+            if sample == 0 { first = entry }
+            let score = priority(entry.slot)
             if lowest > score {
-                victim = slot
+                victim = entry
                 lowest = score
             }
         }
         // Only an entry stored by the request being served has age 0 (priority +∞), and only a
         // trim between requests evicts then: with nothing else sampled, the first sample goes.
         let chosen = victim ?? first
-        table.remove(chosen)
-        return chosen
+        table.remove(chosen.slot, key: chosen.key)
+        return chosen.slot
     }
 
     public mutating func removeAll() { table.removeAll() }

@@ -95,7 +95,7 @@ public struct LFUDAPolicy: EvictionPolicy {
         join(slot, value)
     }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         let old = priority[slot]
         if leave(slot) && old == minimumPriority { raiseMinimum() }
     }

@@ -66,7 +66,7 @@ public struct LFUPolicy: EvictionPolicy {
         join(slot, target)
     }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { leave(slot) }
 
     public mutating func evict() -> Int32? {
         let slot = members[Int(buckets.head)].head

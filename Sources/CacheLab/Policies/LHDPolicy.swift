@@ -121,7 +121,7 @@ public struct LHDPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) { update(slot, isNew: false) }
 
-    public mutating func removed(_ slot: Int32) { take(position[slot]) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { take(position[slot]) }
 
     public mutating func evict() -> Int32? {
         let samples = reconfigurations > 50 ? 32 : 8

@@ -256,7 +256,7 @@ public struct LIRSPolicy: EvictionPolicy {
         settle(record)
     }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         let record = recordOf[slot]
         records.extras[record].slot = nil
         let state = records.extras[record]

@@ -76,7 +76,7 @@ public struct LRUKPolicy: EvictionPolicy {
         }
     }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         if inOnce[slot] {
             once.remove(slot, in: links)
             inOnce[slot] = false

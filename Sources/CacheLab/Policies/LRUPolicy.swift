@@ -22,7 +22,7 @@ public struct LRUPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) { order.moveToTail(slot, in: links) }
 
-    public mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { order.remove(slot, in: links) }
 
     @inline(__always)
     public mutating func evict() -> Int32? { order.removeHead(in: links) }

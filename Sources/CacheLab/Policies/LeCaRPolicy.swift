@@ -194,7 +194,7 @@ public struct LeCaRPolicy: EvictionPolicy {
         if !settled { frequency.prefetch(Int(slot)) }
     }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         recency.remove(slot, in: recencyLinks)
         leaveFrequency(slot)
         count -= 1

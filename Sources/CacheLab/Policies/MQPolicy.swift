@@ -103,7 +103,7 @@ public struct MQPolicy: EvictionPolicy {
         tick()
     }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { leave(slot) }
 
     @inline(__always)
     public mutating func evict() -> Int32? {

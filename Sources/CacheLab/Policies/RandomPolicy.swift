@@ -39,7 +39,8 @@ public struct RandomPolicy: EvictionPolicy {
 
     public mutating func share(_ random: LehmerRandom) { self.random = random }
 
-    public mutating func grow(to slotCount: Int) { table.grow(to: slotCount) }
+    /// Keeps nothing per slot: its table holds each entry's key and slot in the entry's bucket.
+    public mutating func grow(to slotCount: Int) {}
 
     @inline(__always)
     public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) { table.insert(slot, key: key) }
@@ -47,7 +48,7 @@ public struct RandomPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) {}
 
-    public mutating func removed(_ slot: Int32) { table.remove(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { table.remove(slot, key: key) }
 
     @inline(__always)
     public mutating func evict() -> Int32? {

@@ -108,7 +108,7 @@ public struct S3FIFOPolicy: EvictionPolicy {
         if !settled { hits.prefetch(Int(slot)) }
     }
 
-    public mutating func removed(_ slot: Int32) { queues.leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { queues.leave(slot) }
 
     public mutating func notStored() { cameFromGhost = false }
 

@@ -35,7 +35,7 @@ public struct SIEVEPolicy: EvictionPolicy {
     @inline(__always)
     public mutating func accessed(_ slot: Int32) { visited[slot] = true }
 
-    public mutating func removed(_ slot: Int32) {
+    public mutating func removed(_ slot: Int32, key: UInt64) {
         if slot == hand { hand = links.next(slot) }
         order.remove(slot, in: links)
     }

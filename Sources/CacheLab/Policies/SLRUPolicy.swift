@@ -79,7 +79,7 @@ public struct SLRUPolicy: EvictionPolicy {
         while segments[from + 1].cost > segmentLimit { cool(from + 1) }
     }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { leave(slot) }
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { pending.isEmpty ? nil : pending.pop() }

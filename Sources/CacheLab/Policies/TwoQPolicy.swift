@@ -112,7 +112,7 @@ public struct TwoQPolicy: EvictionPolicy {
         links.prefetchMove(slot, settled: settled)
     }
 
-    public mutating func removed(_ slot: Int32) { _ = take(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { _ = take(slot) }
 
     public mutating func notStored() { cameFromAout = false }
 

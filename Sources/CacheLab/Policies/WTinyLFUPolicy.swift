@@ -127,7 +127,7 @@ public struct WTinyLFUPolicy: EvictionPolicy {
         }
     }
 
-    public mutating func removed(_ slot: Int32) { leave(slot) }
+    public mutating func removed(_ slot: Int32, key: UInt64) { leave(slot) }
 
     @inline(__always)
     public mutating func pendingVictim() -> Int32? { pending.isEmpty ? nil : pending.pop() }

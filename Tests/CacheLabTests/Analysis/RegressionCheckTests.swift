@@ -14,7 +14,7 @@ struct LRUWithoutRecency: EvictionPolicy {
     mutating func grow(to slotCount: Int) { links.grow(to: slotCount) }
     mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) { order.append(slot, in: links) }
     mutating func accessed(_ slot: Int32) {}  // the bug: recency is never updated
-    mutating func removed(_ slot: Int32) { order.remove(slot, in: links) }
+    mutating func removed(_ slot: Int32, key: UInt64) { order.remove(slot, in: links) }
     mutating func evict() -> Int32? { order.removeHead(in: links) }
     mutating func removeAll() { order.removeAll() }
     func checkedSlots() -> [Int32] { order.slots(in: links) }
