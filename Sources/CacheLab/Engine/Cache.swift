@@ -604,6 +604,7 @@ struct CacheCore<Key: CacheKey, Value, Policy: EvictionPolicy> {
     }
 
     // Removes the entry in `slot`; its key stays in the index as `ghost`'s, if given.
+    @inline(__always)
     private mutating func removeSlot(
         _ slot: Int32, notifyPolicy: Bool, reason: RemovalReason?, ghost: Int32? = nil
     ) {
