@@ -223,9 +223,12 @@ def mib(value: int) -> str:
     return f"{value / 2**20:,.0f} MiB"
 
 
-def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[int]) -> list[str]:
+def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[int],
+          each_run: bool = False) -> list[str]:
     lines = ["| trace | policy | libCacheSim s (engine s) | cachelab s | speedup | peak libCacheSim | "
              "peak cachelab | misses equal |", "|---|---|---|---|---|---|---|---|"]
+    # With `each_run`: every interleaved pair, and each side's fastest run against the other's.
+    pairs = ["| trace | policy | run | libCacheSim s | cachelab s | speedup |", "|---|---|---|---|---|---|"]
     power_of: dict[str, int] = {}
     for trace in traces:
         base = trace.name.split(".")[0]
@@ -256,6 +259,14 @@ def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[in
             lines.append(f"| {trace.name} | {policy} | {a.seconds:.2f} ({a.engine:.2f}) | {b.seconds:.2f} | "
                          f"{a.seconds / b.seconds:.2f}× | {mib(a.peak_bytes)} | {mib(b.peak_bytes)} | {same} |")
             progress(lines[-1])
+            for run, (x, y) in enumerate(zip(theirs, ours), start=1):
+                pairs.append(f"| {trace.name} | {policy} | {run} | {x.seconds:.2f} | {y.seconds:.2f} | "
+                             f"{x.seconds / y.seconds:.2f}× |")
+            fastest = (min(x.seconds for x in theirs), min(y.seconds for y in ours))
+            pairs.append(f"| {trace.name} | {policy} | fastest of each | {fastest[0]:.2f} | {fastest[1]:.2f} | "
+                         f"{fastest[0] / fastest[1]:.2f}× |")
+    if each_run:
+        lines += ["", "Each run, interleaved:", ""] + pairs
     return lines
 
 
@@ -393,6 +404,8 @@ def main(argv: list[str]) -> int:
                         "default: %(default)s)")
     parser.add_argument("--billion-libcachesim", action="store_true", help="also replay the billion with libCacheSim")
     parser.add_argument("--runs", type=int, default=3, help="interleaved runs per figure; the median counts")
+    parser.add_argument("--each-run", action="store_true",
+                        help="also list every interleaved pair of the speed table, and each side's fastest run")
     parser.add_argument("--hashpowers", default="20,22,24", help="libCacheSim hash powers to try on LRU")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one libCacheSim run may take")
     parser.add_argument("--work", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")) / "cachelab-speed",
@@ -421,7 +434,7 @@ def main(argv: list[str]) -> int:
     if "speed" in sections:
         traces = [t for p in plains for t in ([p] if args.no_zst else [p, bench.compress(p)])]
         report += ["### Speed and peak memory, whole process, 10 % of the working set", ""]
-        report += speed(bench, traces, args.policies.split(","), powers) + [""]
+        report += speed(bench, traces, args.policies.split(","), powers, args.each_run) + [""]
     if "memory" in sections:
         report += ["### Peak memory against the number of requests", ""]
         report += memory_independence(bench, plains[0], bench.repeated(plains[0], 5), powers) + [""]

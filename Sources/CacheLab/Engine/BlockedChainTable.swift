@@ -177,7 +177,7 @@ struct BlockedChainTable {
     }
 
     /// Starts loading the buckets of the next two draws after `skipping` (a sample's first, and
-    /// its second when the first is empty), for a `peekSample` to come.
+    /// its second when the first is empty), for a `peekSample` or samples to come.
     @inline(__always)
     func prefetchBuckets(_ random: LehmerRandom, skipping: Int) {
         var stream = random.lookahead(skipping: skipping)

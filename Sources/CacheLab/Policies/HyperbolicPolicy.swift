@@ -66,23 +66,41 @@ public struct HyperbolicPolicy: EvictionPolicy {
 
     public mutating func removed(_ slot: Int32, key: UInt64) { table.remove(slot, key: key) }
 
+    /// How many draws ahead of the sample being taken the buckets they would pick are loaded.
+    static var drawsAhead: UInt64 { 16 }
+
+    /// Takes the 64 samples first, then ranks them: nothing changes the table or the priorities
+    /// between two samples, so this picks what sampling and ranking in turn would. Meanwhile the
+    /// loads overlap: the buckets of the draws `drawsAhead` ahead are requested before their
+    /// turn (a draw that picks a place in a chain, not a bucket, loads a line for nothing), and
+    /// each sample's count and insertion time as soon as its slot is known.
     @inline(__always)
     public mutating func evict() -> Int32? {
-        var victim: (slot: Int32, key: UInt64)?
-        var lowest = 1.0e16
-        var first: (slot: Int32, key: UInt64) = (0, 0)
+        var sampled = InlineArray<64, (slot: Int32, key: UInt64)>(repeating: (0, 0))
+        var requested = random.draws
         for sample in 0..<Self.samples {
-            let entry = table.sample(random)
-            if sample == 0 { first = entry }
-            let score = priority(entry.slot)
-            if lowest > score {
-                victim = entry
-                lowest = score
+            // A sample that drew many empty buckets (a sparse table) may have passed the requests.
+            requested = max(requested, random.draws)
+            while requested < random.draws &+ Self.drawsAhead {
+                table.prefetchBuckets(random, skipping: Int(requested &- random.draws))
+                requested &+= 2
             }
+            let entry = table.sample(random)
+            frequency.prefetch(Int(entry.slot))
+            storedAt.prefetch(Int(entry.slot))
+            sampled[sample] = entry
         }
         // Only an entry stored by the request being served has age 0 (priority +∞), and only a
         // trim between requests evicts then: with nothing else sampled, the first sample goes.
-        let chosen = victim ?? first
+        var chosen = sampled[0]
+        var lowest = 1.0e16
+        for sample in 0..<Self.samples {
+            let score = priority(sampled[sample].slot)
+            if lowest > score {
+                chosen = sampled[sample]
+                lowest = score
+            }
+        }
         table.remove(chosen.slot, key: chosen.key)
         return chosen.slot
     }
