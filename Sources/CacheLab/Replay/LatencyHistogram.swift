@@ -7,8 +7,9 @@ import Histogram
 /// The simulator records a value per request, so recording is on its hot path. Values below
 /// 2^32 are counted in an array indexed as the HdrHistogram indexes them (`countIndex`), a few
 /// inlined instructions, with the exact least non-zero and greatest value beside it; they are
-/// folded into the HdrHistogram when a summary or a sum is taken. Folding records each count at a
-/// value of its own bucket, and the least and greatest at their exact values, so the
+/// folded into the HdrHistogram when a summary is read or the histogram is added to another.
+/// Folding records each count at a value of its own bucket, and the least and greatest at their
+/// exact values, so the
 /// HdrHistogram ends with the counts, least and greatest that recording each value would have
 /// left: every percentile is the same (`LatencyHistogramTests`).
 public struct LatencyHistogram: Sendable {
