@@ -125,15 +125,32 @@ public struct LHDPolicy: EvictionPolicy {
 
     public mutating func evict() -> Int32? {
         let samples = reconfigurations > 50 ? 32 : 8
-        var victim: Int?
-        var lowest = Float.greatestFiniteMagnitude
-        var first = 0
+        // The samples' places first, then their slots, then their densities: nothing changes
+        // between two samples, so this ranks what sampling and ranking in turn would, while the
+        // loads overlap (each place's slot, then that slot's tag, requested once it is known).
+        var places = InlineArray<32, Int32>(repeating: 0)
         for sample in 0..<samples {
             let index = Int(random.next() % UInt64(count))
-            if sample == 0 { first = index }
-            let density = hitDensity(order[index])
+            places[sample] = Int32(index)
+            order.prefetch(index)
+        }
+        var slots = InlineArray<32, Int32>(repeating: 0)
+        for sample in 0..<samples {
+            let slot = order[Int(places[sample])]
+            slots[sample] = slot
+            stamp.prefetch(Int(slot))
+            lastHitAge.prefetch(Int(slot))
+            lastLastHitAge.prefetch(Int(slot))
+            tagSize.prefetch(Int(slot))
+            explorer.prefetch(Int(slot))
+        }
+        var victim: Int?
+        var lowest = Float.greatestFiniteMagnitude
+        let first = Int(places[0])
+        for sample in 0..<samples {
+            let density = hitDensity(slots[sample])
             if density < lowest {
-                victim = index
+                victim = Int(places[sample])
                 lowest = density
             }
         }
