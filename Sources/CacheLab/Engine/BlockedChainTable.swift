@@ -7,8 +7,8 @@
 ///
 /// A linked chain costs a lookup one dependent load per link, each from a line of its own; here
 /// a lookup reads its bucket's line, and only a chain of five or more (by a Poisson estimate,
-/// about 5 % of chains at the two entries per bucket where the table doubles) reads further. A sample reads the entry it
-/// picks from the same line, and removes it there.
+/// about 5 % of chains at the two entries per bucket where the table doubles) reads further. A
+/// sample reads the entry it picks from the same line, and removes it there.
 ///
 /// It keeps no hash per slot: a removal is given the key, whose hash names the bucket (a
 /// per-slot hash array, written on every insertion, cost Random about 2 %: the Speed article).

@@ -16,8 +16,9 @@ public struct HyperbolicPolicy: EvictionPolicy {
         "fewest hits per request since stored, of 64 sampled (libCacheSim Hyperbolic)"
     public static let relativeCost = 3.0
 
-    /// Samples per eviction (libCacheSim's default, which its Python class cannot change).
-    static let samples = 64
+    /// An eviction's samples: 64 per eviction, libCacheSim's default (which its Python class
+    /// cannot change).
+    typealias Samples = InlineArray<64, (slot: Int32, key: UInt64)>
 
     private var table = BlockedChainTable(hashPower: RandomPolicy.hashPower)
     private var random = LehmerRandom()
@@ -76,9 +77,9 @@ public struct HyperbolicPolicy: EvictionPolicy {
     /// each sample's count and insertion time as soon as its slot is known.
     @inline(__always)
     public mutating func evict() -> Int32? {
-        var sampled = InlineArray<64, (slot: Int32, key: UInt64)>(repeating: (0, 0))
+        var sampled = Samples(repeating: (0, 0))
         var requested = random.draws
-        for sample in 0..<Self.samples {
+        for sample in sampled.indices {
             // A sample that drew many empty buckets (a sparse table) may have passed the requests.
             requested = max(requested, random.draws)
             while requested < random.draws &+ Self.drawsAhead {
@@ -94,7 +95,7 @@ public struct HyperbolicPolicy: EvictionPolicy {
         // trim between requests evicts then: with nothing else sampled, the first sample goes.
         var chosen = sampled[0]
         var lowest = 1.0e16
-        for sample in 0..<Self.samples {
+        for sample in sampled.indices {
             let score = priority(sampled[sample].slot)
             if lowest > score {
                 chosen = sampled[sample]

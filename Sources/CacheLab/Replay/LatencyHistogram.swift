@@ -9,9 +9,9 @@ import Histogram
 /// inlined instructions, with the exact least non-zero and greatest value beside it; they are
 /// folded into the HdrHistogram when a summary is read or the histogram is added to another.
 /// Folding records each count at a value of its own bucket, and the least and greatest at their
-/// exact values, so the
-/// HdrHistogram ends with the counts, least and greatest that recording each value would have
-/// left: every percentile is the same (`LatencyHistogramTests`).
+/// exact values, so the HdrHistogram ends with the counts, least and greatest that recording
+/// each value would have left: every percentile is the same (`LatencyHistogramTests`). The index
+/// is HdrHistogram's own formula written out (`countIndex`): the library keeps it internal.
 public struct LatencyHistogram: Sendable {
     private var histogram = Histogram<UInt64>(
         highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
