@@ -16,6 +16,11 @@
 /// tests under `--sanitize=thread` reports only real races. Uncontended, both cost about the same:
 /// one atomic operation to lock and one to unlock.
 ///
+/// Its methods are `@inlinable` and the value lives behind a pointer it owns, as `Mutex`'s does:
+/// a caller in another module (the fixture server, for every request it answers; the recorder,
+/// for every lookup) gets `withLock` specialized for its value and its closure, with no
+/// unspecialized generic call and no runtime exclusivity check of a class property on the way.
+///
 /// It lives in a target of its own so that every other target can share it, the Foundation-only
 /// recorder included. This is the one `@unchecked Sendable` type in the sources. Why it is sound: `value` is only
 /// read or written inside `withLock`, between `pthread_mutex_lock` and `pthread_mutex_unlock` on a
@@ -24,12 +29,13 @@
 /// mutex, which `pthread_cond_wait` releases and takes back, so the value is still only touched
 /// with the mutex held.
 public final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
     public init(_ value: Value) {
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
@@ -47,46 +53,53 @@ public final class Locked<Value>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Waits until `ready` holds of the value, then runs `body` with it, the lock held throughout
     /// (released only while waiting). Wake the waiters with `withLockNotifying`.
+    @inlinable
     public func wait<Result>(until ready: (Value) -> Bool, _ body: (inout Value) -> Result) -> Result {
         lock()
         defer { unlock() }
-        while !ready(value) {
+        while !ready(value.pointee) {
             let status = pthread_cond_wait(condition, mutex)
             precondition(status == 0, "pthread_cond_wait failed with error \(status)")
         }
-        return body(&value)
+        return body(&value.pointee)
     }
 
     /// `withLock`, then wakes every thread waiting in `wait(until:_:)` to look at the value again.
+    @inlinable
     public func withLockNotifying<Result>(_ body: (inout Value) -> Result) -> Result {
         lock()
         defer {
             pthread_cond_broadcast(condition)
             unlock()
         }
-        return body(&value)
+        return body(&value.pointee)
     }
 
     /// Runs `body` with the value, no other thread inside a `withLock` of this instance meanwhile.
     /// Not reentrant: calling `withLock` again from `body` deadlocks.
+    @inlinable
     public func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         lock()
         defer { unlock() }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
-    private func lock() {
+    @inlinable
+    func lock() {
         let status = pthread_mutex_lock(mutex)
         precondition(status == 0, "pthread_mutex_lock failed with error \(status)")
     }
 
-    private func unlock() {
+    @inlinable
+    func unlock() {
         let status = pthread_mutex_unlock(mutex)
         precondition(status == 0, "pthread_mutex_unlock failed with error \(status)")
     }

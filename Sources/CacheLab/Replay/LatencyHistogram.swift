@@ -84,14 +84,45 @@ public struct LatencyHistogram: Sendable {
     /// Percentiles and mean in milliseconds (all zero when nothing was recorded).
     public func summary() -> LatencySummary {
         guard count > 0 else { return LatencySummary() }
-        let histogram = folded()
+        let values = Self.values(atPercentiles: [50, 95, 99] + LatencySummary.cdfPercentiles, of: folded())
         var summary = LatencySummary(
-            p50: Double(histogram.valueAtPercentile(50)) / 1000,
-            p95: Double(histogram.valueAtPercentile(95)) / 1000,
-            p99: Double(histogram.valueAtPercentile(99)) / 1000,
+            p50: Double(values[0]) / 1000, p95: Double(values[1]) / 1000, p99: Double(values[2]) / 1000,
             mean: Double(sum) / Double(count) / 1000)
-        summary.cdf = LatencySummary.cdfPercentiles.map { Double(histogram.valueAtPercentile($0)) / 1000 }
+        summary.cdf = values.dropFirst(3).map { Double($0) / 1000 }
         return summary
+    }
+
+    /// `histogram.valueAtPercentile(p)` for every `p` of `percentiles`, in one walk over its
+    /// buckets: the same rule (the least count at or past `p` percent, rounded up, less one ulp
+    /// of `p`; the highest value equivalent to the bucket that reaches it, within the least and
+    /// the greatest recorded), from the library's `@inlinable` iterator, so the walk is
+    /// specialized here. `valueAtPercentile` is not inlinable: called from this module it walks
+    /// every bucket through unspecialized generic code, once per percentile (103 here).
+    static func values(atPercentiles percentiles: [Double], of histogram: Histogram<UInt64>) -> [UInt64] {
+        let least = histogram.min
+        let greatest = histogram.maxRecorded
+        var values = [UInt64](repeating: 0, count: percentiles.count)
+        var targets: [(count: UInt64, position: Int)] = []
+        for (position, percentile) in percentiles.enumerated() {
+            if percentile == 0 {
+                values[position] = least
+            } else if percentile >= 100 {
+                values[position] = greatest
+            } else {
+                let requested = Swift.min(Swift.max(percentile.nextDown, 0), 100)
+                let count = (requested * Double(histogram.totalCount)) / 100
+                targets.append((Swift.max(1, UInt64(count.rounded(.up))), position))
+            }
+        }
+        targets.sort { $0.count < $1.count }
+        var next = 0
+        for bucket in histogram.recordedValues() where next < targets.count {
+            while next < targets.count, bucket.totalCountToThisValue >= targets[next].count {
+                values[targets[next].position] = Swift.max(Swift.min(bucket.value, greatest), least)
+                next += 1
+            }
+        }
+        return values
     }
 
     /// `histogram` with the pending counts recorded in it: each at its bucket's least value, but

@@ -3,7 +3,11 @@
 /// process), for sizes, seeds, ETags, checksums and the names of a sweep's cell files.
 ///
 /// Not a cryptographic hash: it tells apart what differs by accident, not by design.
+///
+/// `@inlinable`, so a caller in another module (the fixture server's ETags) runs it specialized
+/// for its byte sequence; unspecialized, each byte costs a few witness calls.
 public enum StableHash {
+    @inlinable
     public static func fnv1a<Bytes: Sequence<UInt8>>(_ bytes: Bytes, seed: UInt64 = 0) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
         for byte in bytes {
@@ -13,6 +17,7 @@ public enum StableHash {
         return hash
     }
 
+    @inlinable
     public static func fnv1a(_ string: String, seed: UInt64 = 0) -> UInt64 {
         fnv1a(string.utf8, seed: seed)
     }

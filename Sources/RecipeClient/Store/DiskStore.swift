@@ -3,7 +3,7 @@ import CSQLite
 /// The persistent blob store under the disk tier: image bytes keyed by their full URL, the last
 /// good recipe list, the favourite recipes and the install's settings, in one SQLite file (WAL).
 ///
-/// Every blob is stored with its length and a checksum (`Checksum`, FNV-1a 64) in the same row,
+/// Every blob is stored with its length and a checksum (`Checksum`, XXH64) in the same row,
 /// written by one statement, so a row is never partial. A read serves bytes only when both match;
 /// a row that does not is deleted, counted in `corruptionsFound`, and read as a miss.
 ///
@@ -13,7 +13,7 @@ import CSQLite
 /// Not `Sendable`: one owner, like its `SQLiteDatabase`.
 public final class DiskStore {
     /// The schema this build writes and reads, kept in the file's `user_version`.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// One stored image, as `entries()` lists it.
     public struct Entry: Equatable, Sendable {
@@ -38,7 +38,8 @@ public final class DiskStore {
 
     /// The database file.
     public var path: String { database.path }
-    /// Rows found corrupt (length or checksum mismatch) and deleted since this store was opened.
+    /// Rows found corrupt (length or checksum mismatch) and deleted since this store was opened,
+    /// by the migration of an earlier schema's file included.
     public private(set) var corruptionsFound = 0
 
     let database: SQLiteDatabase
@@ -58,7 +59,7 @@ public final class DiskStore {
     ///   for a file from a newer build, or another `StoreError`.
     public init(path: String) throws {
         database = try SQLiteDatabase(path: path)
-        try Self.migrate(database)
+        corruptionsFound = try Self.migrate(database)
         insertImage = try database.prepare(
             """
             INSERT INTO images (url, bytes, size, checksum, stored_at, last_access, use_seq)
@@ -78,14 +79,16 @@ public final class DiskStore {
             try database.prepare("SELECT COALESCE(MAX(use_seq), 0) + 1 FROM images").query { $0.int64(at: 0) } ?? 1
     }
 
-    // Version 0 is a new file: create the schema. Each later version adds one step here.
-    private static func migrate(_ database: SQLiteDatabase) throws {
+    // Version 0 is a new file: create the schema. Each later version adds one step here. Returns
+    // the rows found corrupt on the way (and deleted).
+    private static func migrate(_ database: SQLiteDatabase) throws -> Int {
         let found = try database.userVersion()
         guard found <= schemaVersion else {
             throw StoreError.newerSchema(path: database.path, found: found, supported: schemaVersion)
         }
-        guard found < schemaVersion else { return }
-        try database.transaction {
+        guard found < schemaVersion else { return 0 }
+        return try database.transaction {
+            var corrupt = 0
             if found < 1 {
                 try database.execute(
                     """
@@ -135,8 +138,39 @@ public final class DiskStore {
                     );
                     """)
             }
+            if (1..<4).contains(found) {
+                // Version 4 checksums with XXH64, eight bytes at a time, not FNV-1a, one. Each row
+                // an earlier version wrote is checked against its FNV-1a once, here: one that
+                // passes gets its XXH64, one that fails is deleted (and would have been read as a
+                // miss). No row is ever served unchecked.
+                for (table, column) in [("images", "bytes"), ("last_good_list", "json"), ("favourites", "json")] {
+                    corrupt += try rechecksum(table: table, column: column, in: database)
+                }
+            }
             try database.setUserVersion(schemaVersion)
+            return corrupt
         }
+    }
+
+    // Gives each row of `table` whose FNV-1a checksum holds its XXH64 and deletes the others;
+    // returns how many it deleted.
+    private static func rechecksum(table: String, column: String, in database: SQLiteDatabase) throws -> Int {
+        var verdicts: [(rowid: Int64, checksum: Int64?)] = []
+        try database.prepare("SELECT rowid, \(column), checksum FROM \(table)").forEachRow { row in
+            let bytes = row.blob(at: 1)
+            let intact = bytes.withUnsafeBytes { Int64(bitPattern: Checksum.legacyFNV1a($0)) } == row.int64(at: 2)
+            verdicts.append((row.int64(at: 0), intact ? Checksum.stored(bytes) : nil))
+        }
+        let update = try database.prepare("UPDATE \(table) SET checksum = ?2 WHERE rowid = ?1")
+        let delete = try database.prepare("DELETE FROM \(table) WHERE rowid = ?1")
+        for verdict in verdicts {
+            if let checksum = verdict.checksum {
+                try update.execute(.integer(verdict.rowid), .integer(checksum))
+            } else {
+                try delete.execute(.integer(verdict.rowid))
+            }
+        }
+        return verdicts.count { $0.checksum == nil }
     }
 
     // MARK: Images

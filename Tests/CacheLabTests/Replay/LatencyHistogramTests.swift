@@ -43,6 +43,22 @@ struct LatencyHistogramTests {
         #expect(histogram.sum == values.reduce(0, +))
     }
 
+    @Test(arguments: [1 as UInt64, 2])
+    func valuesAtPercentilesAreTheLibrarysOwn(seed: UInt64) {
+        // Given an HdrHistogram of values across every bucket edge, and percentiles anywhere in
+        // 0...100 (their bounds, near-integers and repeats included), in random order
+        var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+        histogram.autoResize = true
+        for value in Self.values(seed: seed, count: 2_000) { histogram.record(UInt64(value)) }
+        var random = SplitMix64(seed: seed)
+        var percentiles = (0..<500).map { _ in Double(random.next() % 1_000_001) / 10_000 }
+        percentiles += [0, 100, 50, 50, 99.9, 0.0001, 99.9999, 1.0.nextDown, 1.0.nextUp]
+        // Then one walk gives what valueAtPercentile gives for each
+        #expect(
+            LatencyHistogram.values(atPercentiles: percentiles, of: histogram)
+                == percentiles.map { histogram.valueAtPercentile($0) })
+    }
+
     @Test func theLeastAndGreatestAreExactWhenTheyShareABucketWithOthers() {
         // Given values that all fall in one bucket (10,000 to 10,007 count as one at 3 digits)
         let values = [10_003, 10_001, 10_002, 10_007, 10_006]

@@ -83,9 +83,9 @@ struct DiskStoreTests {
                         pinned INTEGER NOT NULL DEFAULT 0);
                     CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
                         checksum INTEGER NOT NULL, saved_at INTEGER);
-                    INSERT INTO images VALUES ('a', x'01', 1, \(Checksum.stored([1])), 1, 30, 0);
-                    INSERT INTO images VALUES ('b', x'01', 1, \(Checksum.stored([1])), 1, 10, 0);
-                    INSERT INTO images VALUES ('c', x'01', 1, \(Checksum.stored([1])), 1, 10, 0);
+                    INSERT INTO images VALUES ('a', x'01', 1, \(Self.legacyChecksum([1])), 1, 30, 0);
+                    INSERT INTO images VALUES ('b', x'01', 1, \(Self.legacyChecksum([1])), 1, 10, 0);
+                    INSERT INTO images VALUES ('c', x'01', 1, \(Self.legacyChecksum([1])), 1, 10, 0);
                     """)
                 try database.setUserVersion(1)
             }
@@ -94,6 +94,62 @@ struct DiskStoreTests {
             #expect(try store.entries().map(\.lastUse) == [1, 2, 3])
             #expect(try store.get(url: "b", at: 40) == [1])
             #expect(try store.entries().map(\.url) == ["c", "a", "b"])
+        }
+    }
+
+    /// A checksum as schemas 1 to 3 stored it (FNV-1a).
+    static func legacyChecksum(_ bytes: [UInt8]) -> Int64 {
+        Int64(bitPattern: bytes.withUnsafeBytes { Checksum.legacyFNV1a($0) })
+    }
+
+    @Test func aVersionThreeFileIsRechecksummedAndItsCorruptRowsRemoved() throws {
+        try StoreFixtures.withStorePath { path in
+            // Given a file as schema 3 left it: FNV-1a checksums, one image row damaged since
+            let good = StoreFixtures.image(1, count: 5_000)
+            let list = Array(#"{"recipes":[]}"#.utf8)
+            let favourite = Array(#"{"uuid":"f"}"#.utf8)
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(
+                    """
+                    CREATE TABLE images (url TEXT PRIMARY KEY, bytes BLOB NOT NULL, size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL, stored_at INTEGER, last_access INTEGER,
+                        pinned INTEGER NOT NULL DEFAULT 0, use_seq INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
+                        checksum INTEGER NOT NULL, saved_at INTEGER);
+                    CREATE TABLE favourites (uuid TEXT PRIMARY KEY, json BLOB NOT NULL, checksum INTEGER NOT NULL,
+                        favourited_at INTEGER NOT NULL);
+                    CREATE TABLE settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                    """)
+                let insert = try database.prepare("INSERT INTO images VALUES (?1, ?2, ?3, ?4, 1, 1, ?5, ?6)")
+                try insert.execute(
+                    .text("good"), .blob(good), .integer(5_000), .integer(Self.legacyChecksum(good)), .integer(1),
+                    .integer(1))
+                var damaged = good
+                damaged[10] ^= 0x40
+                try insert.execute(
+                    .text("damaged"), .blob(damaged), .integer(5_000), .integer(Self.legacyChecksum(good)),
+                    .integer(0), .integer(2))
+                try database.prepare("INSERT INTO last_good_list VALUES (1, ?1, ?2, 7)").execute(
+                    .blob(list), .integer(Self.legacyChecksum(list)))
+                try database.prepare("INSERT INTO favourites VALUES ('f', ?1, ?2, 8)").execute(
+                    .blob(favourite), .integer(Self.legacyChecksum(favourite)))
+                try database.setUserVersion(3)
+            }
+
+            // When this build opens it
+            let store = try DiskStore(path: path)
+
+            // Then the intact rows carry XXH64 and are served; the damaged one is gone, counted
+            #expect(try SQLiteDatabase(path: path).userVersion() == DiskStore.schemaVersion)
+            #expect(store.corruptionsFound == 1)
+            #expect(try store.entries().map(\.url) == ["good"])
+            #expect(try store.entries().map(\.pinned) == [true])
+            #expect(try store.get(url: "good", at: 2) == good)
+            #expect(try store.loadLastGoodList() == list)
+            #expect(try store.loadFavourites().map(\.json) == [favourite])
+            #expect(try store.verifyAll().removedURLs.isEmpty)
+            #expect(store.corruptionsFound == 1)
         }
     }
 

@@ -132,11 +132,4 @@ struct SQLiteDatabaseTests {
         #expect(StoreError(code: 13, message: "m", path: "p") == .diskFull(path: "p", code: 13, message: "m"))
         #expect(StoreError(code: 1032, message: "m", path: "p") == .readOnly(path: "p", code: 1032, message: "m"))
     }
-
-    @Test func checksumIsFNV1a64() {
-        // Reference values of 64-bit FNV-1a.
-        #expect(Checksum.fnv1a64([]) == 0xcbf2_9ce4_8422_2325)
-        #expect(Checksum.fnv1a64(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
-        #expect(Checksum.fnv1a64(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
-    }
 }
