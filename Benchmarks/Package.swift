@@ -19,6 +19,10 @@ let package = Package(
             dependencies: [
                 .product(name: "CacheLab", package: "cachelab"),
                 .product(name: "CacheLabRecorder", package: "cachelab"),
+                .product(name: "RecipeClient", package: "cachelab"),
+                .product(name: "FixtureServer", package: "cachelab"),
+                .product(name: "LiveReplay", package: "cachelab"),
+                .product(name: "LiveServer", package: "cachelab"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/CacheLabBenchmarks",

@@ -136,4 +136,6 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         RecorderWorkload.shared
     }
+
+    ClientBenchmarks.register()
 }
