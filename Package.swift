@@ -14,6 +14,9 @@ let coreSettings: [SwiftSetting] =
 let package = Package(
     name: "cachelab",
     products: [
+        // The cache engine: `Cache`, the policy protocol, every policy, admission. What an app's
+        // tiers and the lab's simulator both run.
+        .library(name: "CacheEngine", targets: ["CacheEngine"]),
         .library(name: "CacheLab", targets: ["CacheLab"]),
         .library(name: "RecipeClient", targets: ["RecipeClient"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -36,12 +39,17 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
-        // The pure core: engine, policies, traces, simulated replay, stats and reports.
-        // It imports no server, CLI framework, SQLite or networking.
+        // The engine: `Cache`, `ImageCaching`, the policy protocol, every policy, admission and the
+        // structures they share. No Foundation, no system library; its code is @inlinable, so the
+        // lab's replay loops and an app's tiers run it specialized for each policy.
+        .target(name: "CacheEngine", dependencies: ["CPrefetch"], swiftSettings: coreSettings),
+        // The lab: traces, scenarios, the client simulator, replay, plans, sweeps, analysis and
+        // reports. It imports no server, CLI framework, SQLite or networking.
         .target(
             name: "CacheLab",
             dependencies: [
-                "CacheLabLocking", "CZstd", "CPrefetch", .product(name: "Histogram", package: "hdrhistogram-swift"),
+                "CacheEngine", "CacheLabLocking", "CZstd", "CPrefetch",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: coreSettings
         ),
@@ -61,13 +69,13 @@ let package = Package(
         // The real client's core: recipes, their list states, the image pipeline and its tiers.
         .target(
             name: "RecipeClient",
-            dependencies: ["CacheLab", "CacheLabLocking", "CacheLabRecorder", "CSQLite"]
+            dependencies: ["CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "CSQLite"]
         ),
         // A local server that imitates the recipe API (Hummingbird).
         .target(
             name: "FixtureServer",
             dependencies: [
-                "CacheLab", "CacheLabLocking",
+                "CacheEngine", "CacheLab", "CacheLabLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,18 +87,18 @@ let package = Package(
         // an endpoint: it does not import the fixture server.
         .target(
             name: "LiveReplay",
-            dependencies: ["CacheLab", "CacheLabRecorder", "RecipeClient"]
+            dependencies: ["CacheEngine", "CacheLab", "CacheLabRecorder", "RecipeClient"]
         ),
         // Wires a live replay to a fixture server, started in process or already running.
         .target(
             name: "LiveServer",
-            dependencies: ["LiveReplay", "CacheLab", "FixtureServer"]
+            dependencies: ["LiveReplay", "CacheEngine", "CacheLab", "FixtureServer"]
         ),
         // The thin command-line front end.
         .executableTarget(
             name: "CacheLabCLI",
             dependencies: [
-                "CacheLab",
+                "CacheEngine", "CacheLab",
                 "CacheLabLocking",
                 "CacheLabRecorder",
                 "FixtureServer",
@@ -103,7 +111,7 @@ let package = Package(
         // and the corpus test.
         .target(
             name: "CacheLabFuzzing",
-            dependencies: ["CacheLab", "RecipeClient"]
+            dependencies: ["CacheEngine", "CacheLab", "RecipeClient"]
         ),
         // libFuzzer's entry point when built by scripts/fuzz; otherwise a corpus runner.
         .executableTarget(
@@ -114,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "CacheLabTests",
             dependencies: [
-                "CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts",
+                "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -122,28 +130,32 @@ let package = Package(
         .testTarget(
             name: "CacheLabCLITests",
             dependencies: [
-                "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer", "CacheLabTestSupport",
+                "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer", "CacheLabTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "CacheLabRecorderTests",
-            dependencies: ["CacheLabRecorder", "CacheLab"]
+            dependencies: ["CacheLabRecorder", "CacheEngine", "CacheLab"]
         ),
         .testTarget(
             name: "RecipeClientTests",
             dependencies: [
-                "RecipeClient", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "FixtureServer", "CacheLabContracts",
+                "RecipeClient", "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "FixtureServer",
+                "CacheLabContracts",
             ]
         ),
         .testTarget(
             name: "LiveReplayTests",
-            dependencies: ["LiveReplay", "LiveServer", "CacheLab", "CacheLabRecorder", "RecipeClient", "FixtureServer"]
+            dependencies: [
+                "LiveReplay", "LiveServer", "CacheEngine", "CacheLab", "CacheLabRecorder", "RecipeClient",
+                "FixtureServer",
+            ]
         ),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
+                "FixtureServer", "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
                 // The routes are tested over loopback by a small client of NIO's (Support/TestClient),
                 // not HummingbirdTesting, whose async-http-client and BoringSSL cost CI minutes.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -159,7 +171,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer", "CacheLabFuzzing",
+                "CacheEngine", "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer", "CacheLabFuzzing",
                 "CacheLabTestSupport",
             ]
         ),
@@ -167,7 +179,7 @@ let package = Package(
         .target(name: "CacheLabTestSupport", path: "Tests/TestSupport"),
         // The ImageCaching contract as rules any conformer is put through (the engine in
         // CacheLabTests, RecordingCache in RecipeClientTests).
-        .target(name: "CacheLabContracts", dependencies: ["CacheLab"], path: "Tests/Contracts"),
+        .target(name: "CacheLabContracts", dependencies: ["CacheEngine", "CacheLab"], path: "Tests/Contracts"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheEngine
 import CacheLab
 
 /// `--admission`: a filter in front of the eviction policy (run, compare), as libCacheSim's

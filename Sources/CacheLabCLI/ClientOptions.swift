@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheEngine
 import CacheLab
 
 /// Two tiers of a client: the presets of image libraries, or tiers of one's own (`run`).

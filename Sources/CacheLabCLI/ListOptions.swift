@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheEngine
 import CacheLab
 
 /// The comma-separated lists and quantities the commands take.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheEngine
 import CacheLab
 
 /// A concept `cachelab topic` explains.

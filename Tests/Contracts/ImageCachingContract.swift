@@ -1,3 +1,4 @@
+import CacheEngine
 import CacheLab
 
 /// The `ImageCaching` rules as checks any conformer can be put through: each rule drives a cache

@@ -1,4 +1,5 @@
 import Benchmark
+import CacheEngine
 import CacheLab
 import CacheLabRecorder
 import Foundation

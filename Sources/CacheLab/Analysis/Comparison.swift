@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// A comparison: every policy at every capacity (and lifetime) on every trace, each run also
 /// measured against Belady's offline optimum at the same capacity, all in parallel.
 ///

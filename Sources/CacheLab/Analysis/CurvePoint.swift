@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// One point of a miss-ratio curve: a policy at a capacity.
 public struct CurvePoint: Sendable, Equatable, Codable {
     public var trace: String

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// LRU's whole miss-ratio curve from one pass over the trace (Mattson, Gecsei, Slutz and Traiger,
 /// "Evaluation techniques for storage hierarchies", IBM Systems Journal, 1970), streamed.
 ///

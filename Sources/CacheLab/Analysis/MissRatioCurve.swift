@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Miss-ratio curves: every (policy, capacity) of a sweep, with LRU read off its stack distances
 /// in one pass and every other point replayed, all in one pass over the trace (a run plan).
 public enum MissRatioCurve {

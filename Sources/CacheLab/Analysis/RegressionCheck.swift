@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// The regression gate: a baseline of simulated runs (a CSV with the columns of
 /// `cachelab run --format csv`, such as `compare.csv`) is replayed again and each run compared
 /// with what it recorded. A hit ratio or byte hit ratio that drops, or a p95 latency that rises,

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Recommends a client's image-cache defaults: the smallest disk tier, then the smallest memory
 /// tier in front of it, whose policy (and lifetime) comes within a margin of the best any
 /// candidate reaches within the budget, averaged over the traces.

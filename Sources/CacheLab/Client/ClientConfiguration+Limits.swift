@@ -1,3 +1,5 @@
+import CacheEngine
+
 extension ClientConfiguration {
     /// The memory tier's engine limits.
     public var memoryLimits: CacheConfiguration? {

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// A client's whole image cache — a memory tier in front of a disk tier — and how it reacts to
 /// app events. Either tier may be absent.
 public struct ClientConfiguration: Sendable, Equatable, Codable {

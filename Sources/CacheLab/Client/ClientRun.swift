@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// A client's two tiers replayed batch by batch.
 ///
 /// Favourites follow the real tiers' rules (`PinnedEntries`, `ImagePipeline`): a `favourite`

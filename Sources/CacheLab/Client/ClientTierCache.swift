@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// One tier of a simulated client: a `Cache` whose policy type is erased behind closures made
 /// where that type is known (`PolicyKind.withOrder`), so every call runs code specialized for
 /// the tier's policy. A client holds two tiers of any two policies; erasing each on its own

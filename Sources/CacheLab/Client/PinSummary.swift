@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// What favourites held pinned over a client run, beside the tiers' capacities (not in them).
 public struct PinSummary: Sendable, Equatable, Codable {
     /// The most bytes pinned at once in the memory tier.

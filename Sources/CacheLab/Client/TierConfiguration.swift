@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// One tier of a client's image cache: its policy and limits.
 public struct TierConfiguration: Sendable, Equatable, Codable {
     public var policy: PolicyKind

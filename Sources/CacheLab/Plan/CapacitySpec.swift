@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// A capacity as a user writes it: an absolute amount, or a share of the trace's working set.
 public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
     /// Bytes in bytes mode, objects in unit mode.

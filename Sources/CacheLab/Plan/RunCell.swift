@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// One cell of a run plan: a cache (or a pass) that every request of the trace goes through once.
 ///
 /// A cell is a description, cheap and `Sendable`; the executor builds its replay on the thread

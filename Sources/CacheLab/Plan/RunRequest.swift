@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// What `cachelab run` asks for, before any trace is read: policies at capacities (which may be
 /// shares of the working set), or clients of two tiers. `sweep(on:command:output:)` turns it into
 /// a sweep of one trace (one pass over it, or shards); its manifest reads the outputs back in the

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// One tier of a client asked for by hand.
 public struct TierRequest: Sendable {
     public var policy: PolicyKind

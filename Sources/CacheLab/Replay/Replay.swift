@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Replays a trace held in memory through one cache or one client, sequentially and
 /// deterministically: a run plan of one cell (see `RunPlan` for traces read from files, and for
 /// many caches in one pass).

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Everything that defines one simulated run of one trace.
 public struct RunConfiguration: Sendable, Equatable, Codable {
     public var policy: PolicyKind

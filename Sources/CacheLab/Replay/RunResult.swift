@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// What one run measured: one row of a report.
 public struct RunResult: Sendable, Equatable, Codable {
     public var trace: String

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// One single-tier cache replayed batch by batch: the simulator's loop, specialized per policy
 /// and per recorder (`SimulatedRunFactory`).
 final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {

@@ -1,3 +1,4 @@
+import CacheEngine
 import Histogram
 
 /// Builds a single-tier cell's replay for the registry's policy, or for one given.

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Renders a comparison (`Comparison.rankings`): a ranking table per trace for the terminal, SVG
 /// charts per trace, and a Markdown report that embeds the charts.
 public enum ComparisonReport {

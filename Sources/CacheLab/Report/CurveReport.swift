@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Renders miss-ratio curves: CSV with one line per (policy, capacity), or a table with one
 /// row per capacity and one column per policy.
 extension Report {

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Renders run results as CSV (for scripts) or as a table (for people).
 public enum Report {
     /// The CSV header line, without a newline.

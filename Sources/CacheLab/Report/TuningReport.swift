@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Renders a tuner's recommendation: the JSON the client's defaults come from, the Swift source
 /// the client compiles them from, and the explanation for people.
 public enum TuningReport {

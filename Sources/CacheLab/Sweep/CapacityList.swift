@@ -1,3 +1,5 @@
+import CacheEngine
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// What a sweep computes, as its cell files and `cachelab merge` know it: the traces (by identity,
 /// not path), every cell in the order the report lists them, and how the report is made. It is
 /// written beside the cells (`sweep.json`), the same from every task of a sweep, so a merge needs

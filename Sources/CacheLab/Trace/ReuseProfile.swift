@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// How soon a trace asks for an object again: the LRU stack distance of every re-reference, in
 /// objects and in bytes, and how many objects are asked for only once.
 ///

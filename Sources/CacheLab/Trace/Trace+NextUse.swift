@@ -1,3 +1,5 @@
+import CacheEngine
+
 extension Trace {
     /// Each request's next use: the position of the next request for the same key, numbered as
     /// libCacheSim's `oracleGeneral` files number it (`next_access_vtime`: the 1-based index of that

@@ -1,3 +1,5 @@
+import CacheEngine
+
 /// Facts about a trace that capacities and reports are stated against.
 public struct TraceStatistics: Sendable, Equatable {
     public var requests: Int

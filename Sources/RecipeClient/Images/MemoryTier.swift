@@ -1,3 +1,4 @@
+import CacheEngine
 import CacheLab
 
 /// The memory tier of the image pipeline: image bytes in a CacheLab engine

@@ -1,3 +1,4 @@
+import CacheEngine
 import CacheLab
 
 /// The disk tier of the image pipeline: image bytes in a `DiskStore` (SQLite), eviction order and

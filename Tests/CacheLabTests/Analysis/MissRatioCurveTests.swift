@@ -1,3 +1,4 @@
+import CacheEngine
 import CacheLabLocking
 import Foundation
 import Testing

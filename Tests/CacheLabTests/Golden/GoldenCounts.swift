@@ -3,6 +3,7 @@
 // on libCacheSim's public traces in ../shared/traces, in bytes and unit mode, at 1%, 5% and 10%
 // of each trace's working set (floor; bytes = sum of each object's first-seen size). A row that
 // would replay the same requests as an earlier one (the encodings share one id sequence) is left out.
+import CacheEngine
 import CacheLabLocking
 import CacheLabTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import CacheEngine
 import Testing
 
 @testable import CacheLab

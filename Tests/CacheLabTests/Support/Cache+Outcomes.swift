@@ -1,3 +1,4 @@
+import CacheEngine
 @testable import CacheLab
 
 extension Cache where Key == UInt64, Value == Void {

@@ -1,3 +1,4 @@
+import CacheEngine
 @testable import CacheLab
 
 /// Factories shared by the engine and policy tests.

@@ -1,3 +1,4 @@
+import CacheEngine
 import CacheLabTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CacheEngine
 import CacheLab
 import CacheLabRecorder
 import Foundation

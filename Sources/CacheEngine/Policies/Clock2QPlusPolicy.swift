@@ -1,0 +1,176 @@
+/// Evicts from a small FIFO while the main queue is within its share: the small queue's oldest
+/// entry moves to main if it was hit outside its correlation window, else leaves and its key
+/// joins a ghost FIFO; main is a clock, its oldest entry going round again, count cleared, while
+/// it was hit since it last went round.
+///
+/// Clock2Q+ as libCacheSim 0.3.5's `Clock2QPlus` defines it (2Q, Johnson and Shasha, VLDB 1994,
+/// with a clock for Am and a correlation window for Ain), with its Python defaults: the small queue
+/// gets 10 % of the capacity, main the rest, the ghost FIFO 90 % (truncated, in the entries' costs;
+/// no ghost when that rounds to 0), a correlation window of half the small queue's share,
+/// move-to-main threshold 1. libCacheSim computes adaptive bounds for the window but never uses
+/// them, so the window is fixed. The rules:
+/// - A hit in the small queue counts only when at least a window's worth of entries (counted as
+///   they enter the small queue) came in after it; a hit in main always counts. Nothing moves.
+/// - A miss takes its key out of the ghost FIFO, stored or not; a key that was there goes to main.
+///   Any other newcomer goes to the small queue, or to main while the small queue is full and
+///   nothing was evicted yet. An entry costing more than the small queue is not stored; one costing
+///   exactly as much is not stored either but evicts first (`Admission.evictOnly`), unless it came
+///   from the ghost FIFO.
+/// - Eviction takes from main while main is over its share or the small queue is empty, else from
+///   the small queue. A small-queue entry moving to main, or going round main, starts with no hits.
+///
+/// Matches libCacheSim's `Clock2QPlus` exactly.
+///
+/// - Complexity: O(1) access and insert; evict O(1) amortized (every entry moved or sent round
+///   was hit since it was last moved).
+/// - Invariant: `small` and `main` hold exactly the live slots, each tagged with its queue;
+///   `small.cost` and `main.cost` are the sums of their entries' costs.
+public struct Clock2QPlusPolicy: EvictionPolicy {
+    public static let summary =
+        "small FIFO with a correlation window, main clock, ghost FIFO (libCacheSim Clock2QPlus)"
+    public static let storedShare: Double? = 0.1
+    public static let relativeCost = 1.6
+
+    /// The small queue's share of the capacity: entries costing more are not stored.
+    @usableFromInline package let smallLimit: Int
+    /// Main's share of the capacity (the rest).
+    @usableFromInline package let mainLimit: Int
+    /// Entries that must enter the small queue after an entry before a hit on it counts.
+    @usableFromInline package let correlationWindow: Double
+    /// Hits in the small queue that send an entry to main instead of out.
+    @usableFromInline package static let moveToMainThreshold = 1
+    @usableFromInline package var queues = SmallAndMainQueues(name: "Clock2QPlus")
+    @usableFromInline package let hits = SlotArray<Int>(count: 0, filling: 0)
+    /// When each small-queue entry came in, counted in entries admitted to the small queue.
+    @usableFromInline package let admittedAt = SlotArray<Int64>(count: 0, filling: 0)
+    @usableFromInline package let keys = SlotArray<UInt64>(count: 0, filling: 0)
+    /// nil when the ghost's share rounds to nothing (libCacheSim then keeps none).
+    @usableFromInline package var ghost: GhostFIFO?
+    /// Entries ever admitted to the small queue.
+    @usableFromInline package var admittedToSmall: Int64 = 0
+    /// The key `admit` just looked at was a ghost: it goes to main.
+    @usableFromInline package var cameFromGhost = false
+    /// Whether anything was evicted yet; before that, a full small queue sends entries to main.
+    @usableFromInline package var hasEvicted = false
+
+    @usableFromInline package typealias Queue = SmallAndMainQueues.Queue
+
+    @inlinable public init(configuration: CacheConfiguration) {
+        // libCacheSim multiplies the capacity by the ratios in double precision and truncates.
+        let capacity = configuration.capacity
+        smallLimit = Int(Double(capacity) * 0.1)
+        mainLimit = capacity - smallLimit
+        let ghostLimit = Int(Double(capacity) * 0.9)
+        ghost = ghostLimit > 0 ? GhostFIFO(capacity: ghostLimit) : nil
+        correlationWindow = Double(smallLimit) * 0.5
+    }
+
+    @inlinable public mutating func grow(to slotCount: Int) {
+        queues.grow(to: slotCount)
+        hits.grow(to: slotCount, filling: 0)
+        admittedAt.grow(to: slotCount, filling: 0)
+        keys.grow(to: slotCount, filling: 0)
+    }
+
+    @inline(__always)
+    @inlinable public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
+        // libCacheSim takes the key out of the ghost FIFO while looking it up, before asking
+        // whether it fits.
+        cameFromGhost = ghost?.remove(key) ?? false
+        if cost > smallLimit { return .reject }
+        return cameFromGhost || cost < smallLimit ? .store : .evictOnly
+    }
+
+    @inlinable public mutating func notStored() { cameFromGhost = false }
+
+    @inline(__always)
+    @inlinable public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
+        queues.costs[slot] = cost
+        keys[slot] = key
+        hits[slot] = 0
+        if cameFromGhost || (!hasEvicted && queues.small.cost >= smallLimit) {
+            cameFromGhost = false
+            queues.join(slot, .main)
+        } else {
+            admittedToSmall += 1
+            admittedAt[slot] = admittedToSmall
+            queues.join(slot, .small)
+        }
+    }
+
+    @inline(__always)
+    @inlinable public mutating func accessed(_ slot: Int32) {
+        if queues.queue[slot] == .small && Double(admittedToSmall - admittedAt[slot]) < correlationWindow { return }
+        hits[slot] += 1
+    }
+
+    /// The ghost FIFO's bucket for `key`, which `admit` probes on a miss.
+    @inline(__always)
+    @inlinable public mutating func prefetch(_ key: UInt64) { ghost?.prefetch(key) }
+
+    @inline(__always)
+    @inlinable public func victimHint() -> Int32? {
+        queues.main.cost > mainLimit || queues.small.isEmpty ? queues.main.first : queues.small.first
+    }
+
+    @inlinable public mutating func removed(_ slot: Int32, key: UInt64) { queues.leave(slot) }
+
+    @inlinable public mutating func evict() -> Int32? {
+        hasEvicted = true
+        while true {
+            // Evicting from the small queue may only move its entries to main: then look again.
+            let victim: Int32? = queues.main.cost > mainLimit || queues.small.isEmpty ? evictMain() : evictSmall()
+            if let victim { return victim }
+        }
+    }
+
+    @inlinable public mutating func removeAll() {
+        queues.removeAll()
+        ghost?.removeAll()
+        cameFromGhost = false
+        hasEvicted = false
+    }
+
+    @inlinable public func checkedSlots() -> [Int32] {
+        ghost?.checkInvariants(name: "Clock2QPlus.ghost")
+        return queues.checkedSlots()
+    }
+
+    /// The keys in the small queue and in main, oldest first (for tests).
+    @inlinable package var queueKeys: (small: [UInt64], main: [UInt64]) {
+        (queues.small.slots(in: queues.links).map { keys[$0] }, queues.main.slots(in: queues.links).map { keys[$0] })
+    }
+
+    /// The keys the ghost FIFO remembers, oldest first (for tests).
+    @inlinable package var ghostKeys: [UInt64] { ghost?.storedKeys ?? [] }
+
+    /// The hits counted for the entry of `key`, or nil if it is not stored (for tests).
+    @inlinable package func hitCount(of key: UInt64) -> Int? {
+        (queues.small.slots(in: queues.links) + queues.main.slots(in: queues.links)).first { keys[$0] == key }.map {
+            hits[$0]
+        }
+    }
+
+    // The small queue's oldest entries move to main while they were hit; the first one that was
+    // not leaves (its key becomes a ghost) and is returned. nil if none is left.
+    @inline(__always)
+    @inlinable package mutating func evictSmall() -> Int32? {
+        queues.evictSmall(hits: hits, threshold: Self.moveToMainThreshold, keys: keys, ghost: &ghost)
+    }
+
+    // Main's oldest entries go round again, hits cleared, while they were hit; the first one that
+    // was not is returned. nil if main is empty.
+    @inline(__always)
+    @inlinable package mutating func evictMain() -> Int32? {
+        while let slot = queues.main.first {
+            guard hits[slot] > 0 else {
+                queues.leave(slot)
+                return slot
+            }
+            hits[slot] = 0
+            queues.rotateMain(slot)
+        }
+        return nil
+    }
+
+}
