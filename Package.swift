@@ -13,10 +13,17 @@ let coreSettings: [SwiftSetting] =
 
 let package = Package(
     name: "cachelab",
+    // What an app ships (the engine, the client core, the recorder) builds for these; the lab, the
+    // server and the command line are built and tested on Linux. The engine's storage ledger
+    // counts with Synchronization's atomics, which these versions are the first to have.
+    platforms: [.iOS(.v18), .macOS(.v15), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The cache engine: `Cache`, the policy protocol, every policy, admission. What an app's
         // tiers and the lab's simulator both run.
         .library(name: "CacheEngine", targets: ["CacheEngine"]),
+        // What the client and the lab's client simulator share: a client's tiers and their
+        // configuration, a request's outcome, an image's pixels.
+        .library(name: "ClientModel", targets: ["ClientModel"]),
         .library(name: "CacheLab", targets: ["CacheLab"]),
         .library(name: "RecipeClient", targets: ["RecipeClient"]),
         .library(name: "FixtureServer", targets: ["FixtureServer"]),
@@ -43,12 +50,15 @@ let package = Package(
         // structures they share. No Foundation, no system library; its code is @inlinable, so the
         // lab's replay loops and an app's tiers run it specialized for each policy.
         .target(name: "CacheEngine", dependencies: ["CPrefetch"], swiftSettings: coreSettings),
+        // A client's configuration (tiers, pins, sweeps, memory cost, network), its app events and
+        // a request's outcome: the real client and the lab's simulator of it read the same types.
+        .target(name: "ClientModel", dependencies: ["CacheEngine"], swiftSettings: coreSettings),
         // The lab: traces, scenarios, the client simulator, replay, plans, sweeps, analysis and
         // reports. It imports no server, CLI framework, SQLite or networking.
         .target(
             name: "CacheLab",
             dependencies: [
-                "CacheEngine", "CacheLabLocking", "CZstd", "CPrefetch",
+                "CacheEngine", "ClientModel", "CacheLabLocking", "CZstd", "CPrefetch",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: coreSettings
@@ -69,13 +79,17 @@ let package = Package(
         // The real client's core: recipes, their list states, the image pipeline and its tiers.
         .target(
             name: "RecipeClient",
-            dependencies: ["CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "CSQLite"]
+            dependencies: [
+                "CacheEngine", "ClientModel", "CacheLabLocking", "CacheLabRecorder",
+                // Apple's SDKs ship SQLite as the module SQLite3; elsewhere it is the system's.
+                .target(name: "CSQLite", condition: .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])),
+            ]
         ),
         // A local server that imitates the recipe API (Hummingbird).
         .target(
             name: "FixtureServer",
             dependencies: [
-                "CacheEngine", "CacheLab", "CacheLabLocking",
+                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -87,18 +101,18 @@ let package = Package(
         // an endpoint: it does not import the fixture server.
         .target(
             name: "LiveReplay",
-            dependencies: ["CacheEngine", "CacheLab", "CacheLabRecorder", "RecipeClient"]
+            dependencies: ["CacheEngine", "ClientModel", "CacheLab", "CacheLabRecorder", "RecipeClient"]
         ),
         // Wires a live replay to a fixture server, started in process or already running.
         .target(
             name: "LiveServer",
-            dependencies: ["LiveReplay", "CacheEngine", "CacheLab", "FixtureServer"]
+            dependencies: ["LiveReplay", "CacheEngine", "ClientModel", "CacheLab", "FixtureServer"]
         ),
         // The thin command-line front end.
         .executableTarget(
             name: "CacheLabCLI",
             dependencies: [
-                "CacheEngine", "CacheLab",
+                "CacheEngine", "ClientModel", "CacheLab",
                 "CacheLabLocking",
                 "CacheLabRecorder",
                 "FixtureServer",
@@ -111,7 +125,7 @@ let package = Package(
         // and the corpus test.
         .target(
             name: "CacheLabFuzzing",
-            dependencies: ["CacheEngine", "CacheLab", "RecipeClient"]
+            dependencies: ["CacheEngine", "ClientModel", "CacheLab", "RecipeClient"]
         ),
         // libFuzzer's entry point when built by scripts/fuzz; otherwise a corpus runner.
         .executableTarget(
@@ -122,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "CacheLabTests",
             dependencies: [
-                "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts",
+                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -130,32 +144,35 @@ let package = Package(
         .testTarget(
             name: "CacheLabCLITests",
             dependencies: [
-                "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer", "CacheLabTestSupport",
+                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer",
+                "CacheLabTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "CacheLabRecorderTests",
-            dependencies: ["CacheLabRecorder", "CacheEngine", "CacheLab"]
+            dependencies: ["CacheLabRecorder", "CacheEngine", "ClientModel", "CacheLab"]
         ),
         .testTarget(
             name: "RecipeClientTests",
             dependencies: [
-                "RecipeClient", "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabRecorder", "FixtureServer",
+                "RecipeClient", "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabRecorder",
+                "FixtureServer",
                 "CacheLabContracts",
             ]
         ),
         .testTarget(
             name: "LiveReplayTests",
             dependencies: [
-                "LiveReplay", "LiveServer", "CacheEngine", "CacheLab", "CacheLabRecorder", "RecipeClient",
+                "LiveReplay", "LiveServer", "CacheEngine", "ClientModel", "CacheLab", "CacheLabRecorder",
+                "RecipeClient",
                 "FixtureServer",
             ]
         ),
         .testTarget(
             name: "FixtureServerTests",
             dependencies: [
-                "FixtureServer", "CacheEngine", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
+                "FixtureServer", "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
                 // The routes are tested over loopback by a small client of NIO's (Support/TestClient),
                 // not HummingbirdTesting, whose async-http-client and BoringSSL cost CI minutes.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -171,7 +188,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CacheEngine", "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer", "CacheLabFuzzing",
+                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer",
+                "CacheLabFuzzing",
                 "CacheLabTestSupport",
             ]
         ),
@@ -179,7 +197,9 @@ let package = Package(
         .target(name: "CacheLabTestSupport", path: "Tests/TestSupport"),
         // The ImageCaching contract as rules any conformer is put through (the engine in
         // CacheLabTests, RecordingCache in RecipeClientTests).
-        .target(name: "CacheLabContracts", dependencies: ["CacheEngine", "CacheLab"], path: "Tests/Contracts"),
+        .target(
+            name: "CacheLabContracts", dependencies: ["CacheEngine", "ClientModel", "CacheLab"], path: "Tests/Contracts"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,6 +16,7 @@ import argparse
 import concurrent.futures
 import contextlib
 import csv
+import json
 import io
 import multiprocessing
 import os
@@ -33,29 +34,8 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_TRACES_DIR = REPO.parent / "shared" / "traces"
 
 FORMATS = ("oracle-general", "csv", "txt")
-# cachelab's policy names and libCacheSim's class for each. `--policies` picks from these.
-POLICY_CLASSES = {
-    "lru": "LRU", "fifo": "FIFO", "lfu": "LFU", "clock": "Clock", "sieve": "Sieve", "s3fifo": "S3FIFO",
-    "arc": "ARC", "twoq": "TwoQ", "belady": "Belady", "wtinylfu": "WTinyLFU", "gdsf": "GDSF",
-    "random": "Random", "hyperbolic": "Hyperbolic", "beladysize": "BeladySize", "lecar": "LeCaR",
-    "cacheus": "Cacheus", "lhd": "LHD",
-    "slru": "SLRU", "lfuda": "LFUDA", "lruk": "LRUK", "mq": "MQ", "lirs": "LIRS", "clockpro": "ClockPro",
-    "clock2qplus": "Clock2QPlus",
-}
-POLICIES = (  # checked by default
-    "LRU", "FIFO", "LFU", "Clock", "Sieve", "TwoQ", "S3FIFO", "ARC", "WTinyLFU", "GDSF", "Belady",
-    "SLRU", "LFUDA", "LRUK", "MQ", "LIRS", "ClockPro", "Clock2QPlus",
-    "Random", "Hyperbolic", "BeladySize", "LeCaR", "Cacheus", "LHD",
-)  # fmt: skip
-# libCacheSim classes that read each request's next use, which only an oracleGeneral file carries
-# (on csv/txt input they silently give nonsense): their reference runs on an oracleGeneral
-# rendition of the same parsed requests (`oracle_reader`); cachelab still reads the original file.
-NEEDS_ORACLE = {"Belady", "BeladySize"}
-# libCacheSim classes that draw from its random generator, whose state is per OS thread, starts at
-# 0xdeadbeef and carries on from run to run: each reference is computed in a new thread, the cache
-# built inside it (Cacheus draws in its constructor), so that it starts where cachelab's does.
-# (Every reference runs that way; for these it is what makes the reference reproducible.)
-RANDOMIZED = {"Random", "Hyperbolic", "BeladySize", "LeCaR", "Cacheus", "LHD"}
+# The policies come from cachelab itself (`cachelab policies --format json`, `PolicyFacts.of`):
+# their names, libCacheSim's class for each exact one, which need the future and which draw randomly.
 MODES = ("bytes", "unit")
 PERCENTS = (1, 5, 10)  # capacities, as % of each trace's working set
 
@@ -74,6 +54,34 @@ _progress_stream = sys.stderr
 
 def progress(message: str) -> None:
     print(f"[conformance] {message}", file=_progress_stream, flush=True)
+
+
+@dataclass
+class PolicyFacts:
+    """What cachelab states about its policies (`cachelab policies --format json`), the one home of
+    the list: this script keeps none of its own."""
+
+    classes: dict[str, str]  # cachelab's name -> libCacheSim's class, for every policy equal to one
+    # libCacheSim classes that read each request's next use, which only an oracleGeneral file carries
+    # (on csv/txt input they silently give nonsense): their reference runs on an oracleGeneral
+    # rendition of the same parsed requests (`oracle_reader`); cachelab still reads the original file.
+    needs_oracle: set[str]
+    # libCacheSim classes that draw from its random generator, whose state is per OS thread, starts
+    # at 0xdeadbeef and carries on from run to run: each reference is computed in a new thread, the
+    # cache built inside it (Cacheus draws in its constructor), so that it starts where cachelab's
+    # does. (Every reference runs that way; for these it is what makes the reference reproducible.)
+    randomized: set[str]
+
+    @staticmethod
+    def of(binary: Path) -> PolicyFacts:
+        out = subprocess.run([str(binary), "policies", "--format", "json"], check=True, capture_output=True,
+                             text=True).stdout
+        facts = [fact for fact in json.loads(out) if fact["libcachesim"]]
+        return PolicyFacts(
+            classes={fact["name"]: fact["libcachesim"] for fact in facts},
+            needs_oracle={fact["libcachesim"] for fact in facts if fact["needs_future"]},
+            randomized={fact["libcachesim"] for fact in facts if fact["draws_randomly"]},
+        )
 
 
 class InputError(Exception):
@@ -379,7 +387,8 @@ def compute_reference(
     traces: list[ParsedTrace],
     capacities: list[str],
     verbose: bool,
-    policies: tuple[str, ...] = POLICIES,
+    policies: tuple[str, ...],
+    needs_oracle: set[str],
     timeout: float = 600,
 ) -> list[Row]:
     import libcachesim as lcs  # noqa: PLC0415 - only the venv has it
@@ -404,7 +413,7 @@ def compute_reference(
                     f"{lcs_bytes} bytes, this script {objects} / {bytes_}: the parsers disagree"
                 )
             working = bytes_ if mode == "bytes" else objects
-            oracle = None  # opened on first use, for NEEDS_ORACLE policies
+            oracle = None  # opened on first use, for the policies that need it
             for text in capacities:
                 percent = int(text[:-1]) if text.endswith("%") else None
                 capacity = int(text) if percent is None else capacity_for(percent, working)
@@ -432,7 +441,7 @@ def compute_reference(
                         continue
                     started = time.monotonic()
                     source = reader
-                    if policy in NEEDS_ORACLE:
+                    if policy in needs_oracle:
                         with c_stderr_to(log):
                             oracle = oracle or oracle_reader(lcs, trace, mode)
                         source = oracle
@@ -876,8 +885,9 @@ def main(argv: list[str]) -> int:
         "that crashes or takes longer gives its row no reference (NOREF), which fails the check (default: %(default)s)")
     parser.add_argument("--verbose", action="store_true", help="show libCacheSim's own log lines")
     parser.add_argument(
-        "--policies", default=",".join(p.lower() for p in POLICIES), metavar="NAME[,NAME...]",
-        help=f"cachelab policy names to check, from {', '.join(POLICY_CLASSES)} (default: %(default)s)")
+        "--policies", metavar="NAME[,NAME...]",
+        help="cachelab policy names to check (default: every one equal to a libCacheSim policy, as "
+        "`cachelab policies` lists them)")
     args = parser.parse_args(argv)
     started = time.monotonic()
 
@@ -890,9 +900,12 @@ def main(argv: list[str]) -> int:
                     raise InputError(f"{path} is missing (give --traces-dir, or --only-extra with --trace)")
                 specs.append(TraceSpec(path, fmt, columns, expected))
         specs += [parse_trace_argument(text) for text in args.trace]
-        binary = None
+        # cachelab states the policies (even for --reference-only) and generates the extra traces.
+        binary = args.cachelab or build_cachelab()
+        if not binary.is_file():
+            raise InputError(f"{binary}: no such cachelab binary")
+        facts = PolicyFacts.of(binary)
         if not args.no_generated:
-            binary = args.cachelab or build_cachelab()
             specs += generate_traces(binary, Path(tempfile.mkdtemp(prefix="cachelab-conformance-")))
         if not specs:
             raise InputError("no traces to check")
@@ -918,12 +931,14 @@ def main(argv: list[str]) -> int:
         capacities = [text.strip() for text in args.capacities.split(",") if text.strip()]
         if not capacities or not all(re.fullmatch(r"[0-9]+%?", text) for text in capacities):
             raise InputError(f"--capacities {args.capacities}: expected e.g. 1%,5%,10% or 4096")
-        names = [name.strip().lower() for name in args.policies.split(",") if name.strip()]
-        unknown = [name for name in names if name not in POLICY_CLASSES]
+        names = ([name.strip().lower() for name in args.policies.split(",") if name.strip()]
+                 if args.policies is not None else list(facts.classes))
+        unknown = [name for name in names if name not in facts.classes]
         if unknown or not names:
-            raise InputError(f"--policies {args.policies}: unknown {', '.join(unknown) or 'empty list'}")
-        rows = compute_reference(
-            traces, capacities, args.verbose, tuple(POLICY_CLASSES[n] for n in names), args.reference_timeout)
+            raise InputError(f"--policies {args.policies}: unknown {', '.join(unknown) or 'empty list'}; "
+                             f"choose from {', '.join(facts.classes)}")
+        rows = compute_reference(traces, capacities, args.verbose, tuple(facts.classes[n] for n in names),
+                                 facts.needs_oracle, args.reference_timeout)
         unreferenced = [row for row in rows if not row.reference]
         progress(f"reference done: {len(rows)} rows in {time.monotonic() - started:.1f} s")
 
@@ -947,9 +962,6 @@ def main(argv: list[str]) -> int:
             progress(f"finished in {time.monotonic() - started:.1f} s")
             return 1 if unreferenced else 0
 
-        binary = binary or args.cachelab or build_cachelab()
-        if not binary.is_file():
-            raise InputError(f"{binary}: no such cachelab binary")
         cachelab_started = time.monotonic()
         # One cachelab process per trace and size mode, every policy and capacity in it.
         groups: dict[tuple[int, str], list[Row]] = {}

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from conformance import POLICY_CLASSES, RANDOMIZED, build_cachelab  # noqa: E402
+from conformance import PolicyFacts, build_cachelab  # noqa: E402
 
 SPEED_POLICIES = ["lru", "fifo", "clock", "sieve", "s3fifo", "arc", "twoq", "lfu"]
 # The sweep: every cachelab policy but ttl (which needs a lifetime). libCacheSim has all but `size`.
@@ -135,6 +135,8 @@ def csv_rows(text: str) -> list[dict[str, str]]:
 
 class Bench:
     def __init__(self, binary: Path, work: Path, runs: int, timeout: float, python: str) -> None:
+        facts = PolicyFacts.of(binary)  # cachelab's name -> libCacheSim's class; which draw randomly
+        self.classes, self.randomized = facts.classes, facts.randomized
         self.binary, self.work, self.runs, self.timeout, self.python = binary, work, runs, timeout, python
 
     # Traces
@@ -195,7 +197,7 @@ class Bench:
         return Measured(seconds, peak, int(rows[0]["misses"])), rows
 
     def libcachesim(self, trace: Path, policy: str, capacity: int, power: int) -> Measured:
-        command = [self.python, "-c", LCS_RUN, str(trace), POLICY_CLASSES[policy], str(capacity), str(power)]
+        command = [self.python, "-c", LCS_RUN, str(trace), self.classes[policy], str(capacity), str(power)]
         out, seconds, peak = run_child(command, timeout=self.timeout)
         _, misses, engine = out.split()
         return Measured(seconds, peak, int(misses), float(engine))
@@ -240,7 +242,7 @@ def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[in
             # A sampling policy samples libCacheSim's hash table, whose layout its hash power sets:
             # it runs at its default, the table cachelab replicates (`ChainedHashTable`,
             # `BlockedChainTable`).
-            policy_power = 0 if POLICY_CLASSES[policy] in RANDOMIZED else power
+            policy_power = 0 if bench.classes[policy] in bench.randomized else power
             ours, theirs = [], []
             for _ in range(bench.runs):  # interleaved, so drift hits both alike
                 ours.append(bench.cachelab(trace, [policy], [str(capacity)], bench.work / "run.csv")[0])
@@ -291,8 +293,8 @@ def sweep(bench: Bench, trace: Path, powers: list[int]) -> list[str]:
     ours, rows = bench.cachelab(trace, SWEEP_POLICIES, capacities, out)
     progress(f"cachelab sweep: {len(rows)} runs in {ours.seconds:.1f} s, peak {mib(ours.peak_bytes)}")
     power = bench.best_power(trace, int(rows[0]["capacity_bytes"]), powers[-1:])
-    shared = [row for row in rows if row["policy"] in POLICY_CLASSES]
-    jobs = "".join(f"{POLICY_CLASSES[row['policy']]} {row['capacity_bytes']}\n" for row in shared)
+    shared = [row for row in rows if row["policy"] in bench.classes]
+    jobs = "".join(f"{bench.classes[row['policy']]} {row['capacity_bytes']}\n" for row in shared)
     text, seconds, peak = run_child([bench.python, "-c", LCS_SWEEP, str(trace), str(power)],
                                     timeout=bench.timeout * len(shared), stdin=jobs)
     theirs = [line.split() for line in text.splitlines()]
@@ -307,7 +309,7 @@ def sweep(bench: Bench, trace: Path, powers: list[int]) -> list[str]:
     # sweep; the same sweep without it on either side is the fairer figure.
     fair = [p for p in SWEEP_POLICIES if p != "wtinylfu"]
     ours_fair, rows_fair = bench.cachelab(trace, fair, capacities, bench.work / "sweep-fair.csv")
-    wtiny = sum(float(t[3]) for t in theirs if t[0] == POLICY_CLASSES["wtinylfu"])
+    wtiny = sum(float(t[3]) for t in theirs if t[0] == bench.classes["wtinylfu"])
     theirs_fair = seconds - wtiny
     lines += [f"| libCacheSim without W-TinyLFU (the engine time of its 10 W-TinyLFU runs taken off) | "
               f"{len(theirs) - 10} | {theirs_fair:.1f} | | |",
@@ -371,7 +373,7 @@ def bytes_per_object(bench: Bench, policies: list[str]) -> list[str]:
     lines = ["| policy | libCacheSim B/object | cachelab B/object |", "|---|---|---|"]
     for policy in policies:
         try:
-            out, _, _ = run_child([bench.python, "-c", LCS_MEMORY_PROBE, str(trace), POLICY_CLASSES[policy],
+            out, _, _ = run_child([bench.python, "-c", LCS_MEMORY_PROBE, str(trace), bench.classes[policy],
                                    str(objects), str(power)], timeout=bench.timeout)
             grown, held = (int(value) for value in out.split())
             theirs = f"{grown / held:.0f}" if held else "n/a (holds none at the end)"

@@ -18,7 +18,7 @@ struct CacheLabCommand: AsyncParsableCommand {
             TuneCommand.self,
             TraceCommand.self,
             ServeCommand.self,
-            TopicCommand.self,
+            TopicCommand.self, PoliciesCommand.self,
         ]
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CacheEngine
 import CacheLab
+import ClientModel
 
 /// Two tiers of a client: the presets of image libraries, or tiers of one's own (`run`).
 struct ClientOptions: ParsableArguments {

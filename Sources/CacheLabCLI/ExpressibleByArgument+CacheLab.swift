@@ -1,6 +1,7 @@
 import ArgumentParser
 import CacheEngine
 import CacheLab
+import ClientModel
 
 extension PolicyKind: ExpressibleByArgument {}
 extension SizeMode: ExpressibleByArgument {}

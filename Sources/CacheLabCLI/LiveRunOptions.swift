@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheLab
+import ClientModel
 import FixtureServer
 import LiveReplay
 import LiveServer

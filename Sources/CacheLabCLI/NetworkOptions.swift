@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheLab
+import ClientModel
 
 /// The network the latency model assumes: shared by run, compare and tune.
 struct NetworkOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheEngine
 import CacheLab
 import CacheLabRecorder
+import ClientModel
 import Foundation
 import LiveReplay
 import LiveServer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CacheEngine
 import CacheLab
+import ClientModel
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import CacheEngine
 import CacheLab
+import ClientModel
 import RecipeClient
 
 /// The trace target: every reader on the same bytes, then what must hold of whatever they read.

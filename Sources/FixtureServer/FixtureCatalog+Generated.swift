@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 
 extension FixtureCatalog {
     /// The real API's cuisines, in the order of `CatalogTimeline`'s cuisine indices.

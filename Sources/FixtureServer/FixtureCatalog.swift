@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 
 /// The recipes a fixture server serves, shaped like the real API: each recipe has a small and a
 /// large photo in a folder of its own (the folder is not the recipe's uuid), and some lack their

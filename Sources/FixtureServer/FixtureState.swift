@@ -1,5 +1,6 @@
 import CacheLab
 import CacheLabLocking
+import ClientModel
 import Hummingbird
 
 /// The fixture server's mutable state, shared by all connections: the request counter that

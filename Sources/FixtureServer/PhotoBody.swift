@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 
 /// The bytes a photo is served as: a JPEG/JFIF header, filler drawn from a generator seeded by the
 /// server's seed and the photo's path, and the JPEG end marker, exactly `photo.size` bytes long.

@@ -1,5 +1,6 @@
 import CacheLab
 import CacheLabRecorder
+import ClientModel
 import Foundation
 import RecipeClient
 

@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 import RecipeClient
 
 /// The pipeline counts of every launch of a run, summed.

@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 import FixtureServer
 import Foundation
 import LiveReplay

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CacheEngine
 import CacheLab
+import ClientModel
 import FixtureServer
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import CacheEngine
 import CacheLab
+import ClientModel
 
 /// The `ImageCaching` rules as checks any conformer can be put through: each rule drives a cache
 /// only through the protocol (lookups, insertions, removals, counts) and reads the engine under

@@ -1,6 +1,7 @@
 import CacheEngine
 import CacheLab
 import CacheLabRecorder
+import ClientModel
 import Foundation
 import LiveReplay
 import LiveServer

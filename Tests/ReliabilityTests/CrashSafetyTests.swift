@@ -1,5 +1,6 @@
 import CacheLab
 import CacheLabTestSupport
+import ClientModel
 import Foundation
 import RecipeClient
 import Testing

@@ -1,5 +1,6 @@
 import Benchmark
 import CacheLab
+import ClientModel
 import FixtureServer
 import Foundation
 import LiveReplay

@@ -30,13 +30,13 @@
     @usableFromInline package let interval: Int
     @usableFromInline package let maxIterations = 15
     /// `c`: the size at which admission falls to 1/e.
-    @usableFromInline package var parameter = 32_768.0
-    @usableFromInline package var untilReconfiguration: UInt64
+    @exclusivity(unchecked) @usableFromInline package var parameter = 32_768.0
+    @exclusivity(unchecked) @usableFromInline package var untilReconfiguration: UInt64
     /// Bytes of the objects counted (each at its latest size).
-    @usableFromInline package var statSize: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline package var statSize: UInt64 = 0
     /// The current interval's objects and the long-term ones, in the order first seen.
-    @usableFromInline package var recent = OrderedCounts()
-    @usableFromInline package var longTerm = OrderedCounts()
+    @exclusivity(unchecked) @usableFromInline package var recent = OrderedCounts()
+    @exclusivity(unchecked) @usableFromInline package var longTerm = OrderedCounts()
 
     @inlinable package init(interval: Int) {
         self.interval = interval

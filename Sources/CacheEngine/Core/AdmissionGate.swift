@@ -14,7 +14,7 @@
     @usableFromInline package let filter: AdmissionFilter
     @usableFromInline package let random: LehmerRandom
     /// `bloom`: every key refused once (as a set: slots are unused).
-    @usableFromInline package var seen: SlotIndex<UInt64>
+    @exclusivity(unchecked) @usableFromInline package var seen: SlotIndex<UInt64>
     @usableFromInline package let adaptSize: AdaptSizeModel?
     /// Whether the filter counts every request, hits included (AdaptSize).
     @usableFromInline package let observes: Bool

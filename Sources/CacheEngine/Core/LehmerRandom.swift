@@ -17,16 +17,16 @@ public final class LehmerRandom {
 
     /// The state after the last draw computed (not the last taken: `ahead` holds the ones
     /// between).
-    @usableFromInline package var high: UInt64 = 0
-    @usableFromInline package var low: UInt64
+    @exclusivity(unchecked) @usableFromInline package var high: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline package var low: UInt64
     /// How many numbers have been drawn since the start (or the last `reseed`): a hint that
     /// depends on the coming draws is stale once this moves.
-    @usableFromInline package var draws: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline package var draws: UInt64 = 0
     /// How many numbers have been computed since the start: draws `draws..<computed` wait in
     /// `ahead`, draw n at `n % bufferSize`. So a lookahead reads coming draws instead of
     /// recomputing each from a copy of the state (128-bit multiplies in a dependent chain: a
     /// Random eviction's hints used to redo about twenty).
-    @usableFromInline package var computed: UInt64 = 0
+    @exclusivity(unchecked) @usableFromInline package var computed: UInt64 = 0
     @usableFromInline package let ahead = UnsafeMutablePointer<UInt64>.allocate(capacity: bufferSize)
 
     /// A generator whose 128-bit state starts at `seed`.

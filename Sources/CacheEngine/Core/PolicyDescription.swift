@@ -22,6 +22,14 @@ public protocol PolicyDescription {
     /// other policy but not of these.
     static var mayDeclineNewEntries: Bool { get }
 
+    /// libCacheSim 0.3.5's name for the policy when cachelab's equals it miss for miss
+    /// (`scripts/conformance` checks every one); nil when libCacheSim has no such policy.
+    static var libCacheSimName: String? { get }
+
+    /// Whether the policy draws from a random stream (libCacheSim's generator, from its seed,
+    /// draw for draw): the same seed, the same counts.
+    static var drawsRandomly: Bool { get }
+
     /// Work per request relative to an LRU replay, roughly: the executor spreads a plan's cells
     /// over the cores, and a sweep's shards over the tasks, by it.
     static var relativeCost: Double { get }
@@ -38,6 +46,8 @@ extension PolicyDescription {
     @inlinable public static var ordersByRecency: Bool { false }
     @inlinable public static var mayDeclineNewEntries: Bool { false }
     @inlinable public static var relativeCost: Double { 1 }
+    @inlinable public static var libCacheSimName: String? { nil }
+    @inlinable public static var drawsRandomly: Bool { false }
 
     @inlinable public static func configuration(
         capacity: Int, sizeMode: SizeMode, ttl: Int64?, ttlMode: TTLMode, trimRatio: Double?

@@ -18,12 +18,12 @@ import CPrefetch
 /// Its allocations are charged to `StorageLedger.current`, if any, so a replay can report what
 /// its cache's bookkeeping costs.
 @usableFromInline package final class SlotArray<Element> {
-    @usableFromInline package var count: Int
-    @usableFromInline package var base: UnsafeMutablePointer<Element>
+    @exclusivity(unchecked) @usableFromInline package var count: Int
+    @exclusivity(unchecked) @usableFromInline package var base: UnsafeMutablePointer<Element>
     @usableFromInline package let ledger = StorageLedger.current
     /// `base` came from the C allocator (`calloc` in `init(zeroedCount:)`, `posix_memalign` for
     /// huge pages), so it goes back with `free`.
-    @usableFromInline package var fromC = false
+    @exclusivity(unchecked) @usableFromInline package var fromC = false
 
     @inlinable package init(count: Int, filling value: Element) {
         self.count = count

@@ -16,6 +16,7 @@
 /// - Invariant: the heap (`IndexedHeap`) holds exactly the live slots, and no entry's next use is
 ///   later than its parent's.
 public struct BeladyPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "Belady"
     public static let summary =
         "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
     public static let relativeCost = 3.0

@@ -27,6 +27,8 @@
 /// - Complexity: O(1) access and insert; evict O(128) expected.
 /// - Invariant: the table holds exactly the live slots, each filed with a next use.
 public struct BeladySizePolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "BeladySize"
+    public static let drawsRandomly = true
     public static let summary =
         "largest size × distance to next use, of 128 sampled; simulator only (libCacheSim BeladySize)"
     public static let mayDeclineNewEntries = true

@@ -10,6 +10,7 @@
 ///   bit set by a hit since it was last passed).
 /// - Invariant: `order` holds exactly the live slots, the next one the hand looks at first.
 public struct CLOCKPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "Clock"
     public static let summary = "FIFO giving hit entries a second chance (libCacheSim Clock)"
 
     @usableFromInline package let links = SlotLinks()

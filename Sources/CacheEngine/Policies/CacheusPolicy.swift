@@ -36,6 +36,8 @@
 /// - Invariant: R and SR hold exactly the live slots, as do CR-LFU's frequency lists, each entry in
 ///   the list of its count; H, the ghost LRUs and the queues' costs are within their capacities.
 public struct CacheusPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "Cacheus"
+    public static let drawsRandomly = true
     public static let summary =
         "scan-resistant LRU's or churn-resistant LFU's victim, weights learnt from ghost hits (libCacheSim Cacheus)"
     public static let mayDeclineNewEntries = true

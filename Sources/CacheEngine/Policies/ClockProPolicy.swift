@@ -20,6 +20,7 @@
 /// - Invariant: `order` holds exactly the live slots, oldest first, and `cold` is the sum of their
 ///   costs, at most `coldLimit`.
 public struct ClockProPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "ClockPro"
     public static let summary =
         "CLOCK-Pro with libCacheSim's defaults: admits while half the cache is free, never evicts (libCacheSim ClockPro)"
     public static let storedShare: Double? = 0.5

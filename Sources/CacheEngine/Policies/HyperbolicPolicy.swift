@@ -12,6 +12,8 @@
 /// - Complexity: O(1) access and insert; evict O(64) expected.
 /// - Invariant: the table holds exactly the live slots.
 public struct HyperbolicPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "Hyperbolic"
+    public static let drawsRandomly = true
     public static let summary =
         "fewest hits per request since stored, of 64 sampled (libCacheSim Hyperbolic)"
     public static let relativeCost = 3.0

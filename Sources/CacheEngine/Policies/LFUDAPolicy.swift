@@ -32,6 +32,7 @@
 ///   while it holds an entry; the heap holds non-empty buckets only, among them every one above
 ///   `m`.
 public struct LFUDAPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "LFUDA"
     public static let summary =
         "lowest priority first, a hit adding the cache's minimum priority to its entry's (libCacheSim LFUDA)"
     public static let relativeCost = 2.0

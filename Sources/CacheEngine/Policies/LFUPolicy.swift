@@ -12,6 +12,7 @@
 /// - Invariant: buckets are in strictly increasing frequency, none is empty, and each entry sits
 ///   in the bucket of its frequency.
 public struct LFUPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "LFU"
     public static let summary = "least frequently used first, ties least recent (libCacheSim LFU)"
     public static let relativeCost = 1.6
 

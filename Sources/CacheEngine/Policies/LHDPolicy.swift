@@ -24,6 +24,8 @@
 ///   O(16 × 20,000).
 /// - Invariant: `order[0..<count]` holds exactly the live slots, each at `position[slot]`.
 public struct LHDPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "LHD"
+    public static let drawsRandomly = true
     public static let summary =
         "lowest hit density of 8 sampled and the 8 last admitted (libCacheSim LHD)"
     public static let relativeCost = 2.5

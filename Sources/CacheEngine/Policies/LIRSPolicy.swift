@@ -44,6 +44,7 @@
 ///   or in Q), each record knowing its slot; a record lives while it is in a list or stored; S's
 ///   cost is the sum of its records'.
 public struct LIRSPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "LIRS"
     public static let summary =
         "LIR set of reused entries, 1 % for HIR entries evicted first, a stack of recency (libCacheSim LIRS)"
     public static let storedShare: Double? = 0.01

@@ -6,6 +6,7 @@
 /// - Complexity: O(1) access, insert and evict (intrusive list over slot arrays).
 /// - Invariant: `order` holds exactly the live slots, least recent first.
 public struct LRUPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "LRU"
     public static let summary = "least recently used first (libCacheSim LRU)"
     public static let ordersByRecency = true
 

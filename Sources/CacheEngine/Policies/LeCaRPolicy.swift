@@ -36,6 +36,8 @@
 /// - Invariant: the recency list and the frequency lists hold exactly the live slots, each in the
 ///   list of its frequency; the ghost FIFOs cost at most half the capacity each.
 public struct LeCaRPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "LeCaR"
+    public static let drawsRandomly = true
     public static let summary =
         "LRU's or LFU's victim, picked at random by weights learnt from ghost hits (libCacheSim LeCaR)"
     public static let relativeCost = 2.0

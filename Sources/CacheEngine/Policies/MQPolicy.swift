@@ -23,6 +23,7 @@
 /// - Invariant: the queues hold exactly the live slots, each tagged with its queue; Qout's cost is
 ///   the sum of its ghosts' and at most its share.
 public struct MQPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "MQ"
     public static let summary =
         "eight LRU queues by log₂ of the use count, demotion after a lifetime, a ghost FIFO of counts (libCacheSim MQ)"
     public static let relativeCost = 1.8

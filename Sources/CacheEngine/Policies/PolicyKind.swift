@@ -86,6 +86,12 @@ public enum PolicyKind: String, CaseIterable, Sendable, Codable {
     /// `PolicyDescription.relativeCost`.
     @inlinable public var relativeCost: Double { described.relativeCost }
 
+    /// libCacheSim's name for the policy, where cachelab's equals it miss for miss.
+    @inlinable public var libCacheSimName: String? { described.libCacheSimName }
+
+    /// Whether the policy draws from a seeded random stream.
+    @inlinable public var drawsRandomly: Bool { described.drawsRandomly }
+
     /// Whether the policy must know each request's next use (`EvictionPolicy.needsFuture`): only
     /// the single-tier simulator, which holds the whole trace, can run it; a client's tiers and a
     /// live replay refuse it (`PolicyError.needsFuture`).

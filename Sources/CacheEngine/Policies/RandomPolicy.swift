@@ -12,6 +12,8 @@
 ///   then takes an entry of its chain).
 /// - Invariant: the table holds exactly the live slots.
 public struct RandomPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "Random"
+    public static let drawsRandomly = true
     public static let summary = "a random entry (libCacheSim Random)"
     public static let relativeCost = 1.3
     /// Two: on the current host (an AMD EPYC) paired runs found 2 faster than 3 (0.925, then

@@ -11,6 +11,7 @@
 /// - Invariant: `order` holds exactly the live slots, oldest first; `hand` is nil (start at the
 ///   oldest) or one of them.
 public struct SIEVEPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "Sieve"
     public static let summary = "a hand sweeping old to new evicts the first unhit entry (libCacheSim Sieve)"
 
     @usableFromInline package let links = SlotLinks()

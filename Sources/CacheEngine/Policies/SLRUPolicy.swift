@@ -20,6 +20,7 @@
 ///   each segment's cost is the sum of its entries'; segments 1 to 3 are within their share after
 ///   every call.
 public struct SLRUPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "SLRU"
     public static let summary =
         "four LRU segments, a hit promoting one segment up, overflow cooling down (libCacheSim SLRU, S4LRU)"
     public static let storedShare: Double? = 0.25

@@ -14,6 +14,7 @@
 /// - Invariant: `ain` and `am` hold exactly the live slots, each tagged with its queue; `ain.cost`
 ///   and `am.cost` are the sums of their entries' costs.
 public struct TwoQPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "TwoQ"
     public static let summary = "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
     public static let storedShare: Double? = 0.25
     public static let relativeCost = 1.6

@@ -28,6 +28,7 @@
 /// - Invariant: `window`, `probation` and `protected` hold exactly the live slots, each tagged
 ///   with its list; the three costs are the sums of their entries' costs.
 public struct WTinyLFUPolicy: EvictionPolicy {
+    public static let libCacheSimName: String? = "WTinyLFU"
     public static let summary =
         "1 % LRU window before a segmented-LRU main, a frequency sketch admitting window victims (libCacheSim WTinyLFU)"
     public static let storedShare: Double? = 0.01

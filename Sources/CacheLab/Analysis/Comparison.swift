@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// A comparison: every policy at every capacity (and lifetime) on every trace, each run also
 /// measured against Belady's offline optimum at the same capacity, all in parallel.

@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// The regression gate: a baseline of simulated runs (a CSV with the columns of
 /// `cachelab run --format csv`, such as `compare.csv`) is replayed again and each run compared

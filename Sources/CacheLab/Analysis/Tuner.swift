@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// Recommends a client's image-cache defaults: the smallest disk tier, then the smallest memory
 /// tier in front of it, whose policy (and lifetime) comes within a margin of the best any

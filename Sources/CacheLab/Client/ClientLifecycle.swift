@@ -1,3 +1,5 @@
+import ClientModel
+
 /// A client's reaction to app events over a run. It remembers when the disk was last swept (an
 /// app keeps that in its defaults, across launches).
 public struct ClientLifecycle: Sendable {

@@ -1,3 +1,5 @@
+import ClientModel
+
 /// The image-cache setups real apps ship with, by name (`--client`): the defaults of six image
 /// libraries, read from their sources (the rules and the files they come from are in the DocC
 /// article "Client presets"), and the strategies of the recipe apps cachelab grew from.

@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// A client's two tiers replayed batch by batch.
 ///

@@ -1,3 +1,5 @@
+import ClientModel
+
 /// The simulator's latency model, in microseconds. Deterministic: the same request always costs
 /// the same, so latency percentiles are reproducible.
 ///

@@ -1,3 +1,5 @@
+import ClientModel
+
 extension Replay {
     /// Replays `trace` through a client's two tiers: a lookup tries memory, then disk, then the
     /// network; a disk hit is copied into memory; a download goes into both. App events act as

@@ -1,3 +1,5 @@
+import ClientModel
+
 /// A client of `cachelab run --client` or `--memory-policy/--disk-policy`.
 public enum ClientRequest: Sendable {
     /// A library's defaults, as it sizes itself on a device.

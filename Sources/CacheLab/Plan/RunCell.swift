@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// One cell of a run plan: a cache (or a pass) that every request of the trace goes through once.
 ///

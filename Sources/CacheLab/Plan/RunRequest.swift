@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// What `cachelab run` asks for, before any trace is read: policies at capacities (which may be
 /// shares of the working set), or clients of two tiers. `sweep(on:command:output:)` turns it into

@@ -1,3 +1,5 @@
+import ClientModel
+
 /// What a live run measures beyond the counts every run has.
 public struct LiveMeasurements: Sendable, Equatable, Codable {
     /// Requests whose download failed (an injected fault, a timeout).

@@ -1,3 +1,5 @@
+import ClientModel
+
 /// Whether a live replay's outcomes agree with the simulated client's, request by request.
 ///
 /// A hit, a miss and a failure are decided by the tiers' states, which the live pipeline and the

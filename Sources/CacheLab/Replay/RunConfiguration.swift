@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// Everything that defines one simulated run of one trace.
 public struct RunConfiguration: Sendable, Equatable, Codable {

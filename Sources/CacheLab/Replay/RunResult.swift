@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// What one run measured: one row of a report.
 public struct RunResult: Sendable, Equatable, Codable {

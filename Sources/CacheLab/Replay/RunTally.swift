@@ -1,3 +1,5 @@
+import ClientModel
+
 /// What every replay counts as it goes, and the one place those counts become a result's figures:
 /// the simulator, the simulated client and the live replay all tally through it, so a hit, a
 /// byte saved and a miss mean the same in each.

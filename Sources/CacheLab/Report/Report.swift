@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 
 /// Renders run results as CSV (for scripts) or as a table (for people).
 public enum Report {

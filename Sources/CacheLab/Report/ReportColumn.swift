@@ -1,3 +1,5 @@
+import ClientModel
+
 /// The columns of cachelab's CSV report, in their stable order. Scripts depend on these names:
 /// add new columns at the end, never rename or reorder.
 public enum ReportColumn: String, CaseIterable, Sendable {

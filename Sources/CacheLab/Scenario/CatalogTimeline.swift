@@ -1,3 +1,5 @@
+import ClientModel
+
 /// The recipe list as the API serves it, day by day: recipes with a small and a large photo each,
 /// new recipes appearing at the top, and photos replaced under new URLs (so an old URL is never
 /// requested again and a cache holding it holds garbage).

@@ -1,3 +1,5 @@
+import ClientModel
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

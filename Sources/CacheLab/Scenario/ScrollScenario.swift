@@ -1,3 +1,5 @@
+import ClientModel
+
 /// A named way people use a recipe list: who (personas), on what (device, catalog), for how long,
 /// and how many of them. One person gives a device's trace, with app events; several give a
 /// population's requests interleaved by time, as a shared cache in front of the API (a CDN) sees

@@ -1,6 +1,6 @@
 import CacheEngine
-import CacheLab
 import CacheLabRecorder
+import ClientModel
 
 /// Loads images through memory, then disk, then the network, the way a recipe list's rows ask
 /// for their photos: many at once, some coalesced, some cancelled when the row scrolls away.

@@ -1,5 +1,5 @@
 import CacheEngine
-import CacheLab
+import ClientModel
 
 extension PolicyKind {
     /// A memory tier ordered by this policy, as an existential: the policy is chosen at run time.

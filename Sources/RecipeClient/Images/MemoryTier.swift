@@ -1,5 +1,5 @@
 import CacheEngine
-import CacheLab
+import ClientModel
 
 /// The memory tier of the image pipeline: image bytes in a CacheLab engine
 /// `Cache<String, [UInt8], Policy>`, so any policy orders it, under a cost limit in bytes.

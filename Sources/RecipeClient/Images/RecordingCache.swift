@@ -1,5 +1,4 @@
 import CacheEngine
-import CacheLab
 import CacheLabRecorder
 
 /// Any `ImageCaching` with its lookups recorded by a `TraceRecorder`, for an app whose cache is

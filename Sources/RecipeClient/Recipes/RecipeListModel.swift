@@ -1,4 +1,4 @@
-import CacheLab
+import ClientModel
 import Foundation
 
 /// The recipe list screen's state, kept in one actor: fetches with retries, remembers the last

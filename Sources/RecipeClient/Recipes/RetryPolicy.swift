@@ -1,4 +1,4 @@
-import CacheLab
+import ClientModel
 
 /// How many times to try a fetch and how long to wait between tries: exponential backoff with
 /// seeded jitter.

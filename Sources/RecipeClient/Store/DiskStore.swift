@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(SQLite3)
+    import SQLite3  // Apple's SDKs
+#else
+    import CSQLite  // the system's libsqlite3 (Debian: libsqlite3-dev)
+#endif
 
 /// The persistent blob store under the disk tier: image bytes keyed by their full URL, the last
 /// good recipe list, the favourite recipes and the install's settings, in one SQLite file (WAL).

@@ -1,5 +1,4 @@
 import CacheEngine
-import CacheLab
 
 extension PolicyKind {
     /// Opens a disk tier over `store` ordered by this policy, as an existential: the policy is

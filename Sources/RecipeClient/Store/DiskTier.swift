@@ -1,5 +1,4 @@
 import CacheEngine
-import CacheLab
 
 /// The disk tier of the image pipeline: image bytes in a `DiskStore` (SQLite), eviction order and
 /// capacity in a CacheLab engine `Cache<String, Int, Policy>`, so any policy orders the disk.

@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(SQLite3)
+    import SQLite3  // Apple's SDKs
+#else
+    import CSQLite  // the system's libsqlite3 (Debian: libsqlite3-dev)
+#endif
 
 /// One connection to an SQLite database file, over the C API: WAL journal, `synchronous=NORMAL`,
 /// a busy timeout, prepared statements, transactions and the schema version (`user_version`).

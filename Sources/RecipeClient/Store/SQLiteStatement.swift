@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(SQLite3)
+    import SQLite3  // Apple's SDKs
+#else
+    import CSQLite  // the system's libsqlite3 (Debian: libsqlite3-dev)
+#endif
 
 /// A value bound to a statement's parameter.
 enum SQLiteValue {

@@ -1,4 +1,8 @@
-import CSQLite
+#if canImport(SQLite3)
+    import SQLite3  // Apple's SDKs
+#else
+    import CSQLite  // the system's libsqlite3 (Debian: libsqlite3-dev)
+#endif
 
 /// Why the SQLite disk store failed. Every case names the database file; those that come from
 /// SQLite carry its result code (extended) and message.

@@ -1,5 +1,6 @@
 import CacheEngine
 import CacheLabContracts
+import ClientModel
 import Testing
 
 @testable import CacheLab

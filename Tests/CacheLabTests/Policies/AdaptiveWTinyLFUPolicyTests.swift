@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 import Testing
 
 @testable import CacheLab

@@ -1,3 +1,4 @@
+import ClientModel
 import Histogram
 import Testing
 

@@ -1,4 +1,6 @@
 import CacheEngine
+import ClientModel
+
 @testable import CacheLab
 
 /// Factories shared by the engine and policy tests.

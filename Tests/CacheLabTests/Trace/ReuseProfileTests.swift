@@ -1,4 +1,5 @@
 import CacheLabTestSupport
+import ClientModel
 import Testing
 
 @testable import CacheLab

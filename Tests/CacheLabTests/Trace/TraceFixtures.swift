@@ -1,3 +1,4 @@
+import ClientModel
 import Testing
 
 @testable import CacheLab

@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 import Testing
 
 @testable import RecipeClient

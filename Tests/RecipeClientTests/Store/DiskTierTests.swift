@@ -1,5 +1,6 @@
 import CacheEngine
 import CacheLab
+import ClientModel
 import Testing
 
 @testable import RecipeClient

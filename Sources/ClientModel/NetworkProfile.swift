@@ -7,7 +7,7 @@ public enum NetworkProfile: String, CaseIterable, Sendable, Codable {
     case slow3g = "3g"
 
     /// Round-trip time in microseconds.
-    public var roundTripMicroseconds: Int {
+    @inlinable public var roundTripMicroseconds: Int {
         switch self {
         case .loopback: 200
         case .wifi: 20_000
@@ -17,7 +17,7 @@ public enum NetworkProfile: String, CaseIterable, Sendable, Codable {
     }
 
     /// Download bandwidth in megabits per second (10^6 bits).
-    public var megabitsPerSecond: Int {
+    @inlinable public var megabitsPerSecond: Int {
         switch self {
         case .loopback: 1_000
         case .wifi: 50
@@ -26,7 +26,7 @@ public enum NetworkProfile: String, CaseIterable, Sendable, Codable {
         }
     }
 
-    public var summary: String {
+    @inlinable public var summary: String {
         "\(Double(roundTripMicroseconds) / 1000) ms round trip, \(megabitsPerSecond) Mbit/s"
     }
 }

@@ -18,7 +18,7 @@ public struct TierConfiguration: Sendable, Equatable, Codable {
     /// The admission filter in front of the tier's policy; nil: every miss is stored.
     public var admission: AdmissionFilter?
 
-    public init(
+    @inlinable public init(
         policy: PolicyKind, capacity: Int, ttl: Int64? = nil, ttlMode: TTLMode = .fixed, trimRatio: Double? = nil,
         pinBudget: Int? = nil, largestEntry: Int? = nil, admission: AdmissionFilter? = nil
     ) {
@@ -34,5 +34,5 @@ public struct TierConfiguration: Sendable, Equatable, Codable {
     }
 
     /// The pin budget in force: `pinBudget`, or the capacity.
-    public var effectivePinBudget: Int { pinBudget ?? capacity }
+    @inlinable public var effectivePinBudget: Int { pinBudget ?? capacity }
 }

@@ -12,7 +12,7 @@ public enum MemoryCost: String, Sendable, CaseIterable, Equatable, Codable {
     /// The bytes an image of encoded `size` and `pixels` (packed `PixelSize`, 0 for unknown)
     /// costs in memory.
     @inline(__always)
-    public func bytes(size: Int, pixels: UInt32) -> Int {
+    @inlinable public func bytes(size: Int, pixels: UInt32) -> Int {
         self == .decoded ? PixelSize.decodedBytes(packed: pixels, orEncoded: size) : size
     }
 }

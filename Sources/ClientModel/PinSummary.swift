@@ -13,10 +13,10 @@ public struct PinSummary: Sendable, Equatable, Codable {
     /// Pins refused because a tier's pin budget was full (those images were cached as usual).
     public var refusals = 0
 
-    public init() {}
+    @inlinable public init() {}
 
     /// The pins of a memory and a disk tier as they stand.
-    public init<Key, Memory, Disk>(memory: PinnedEntries<Key, Memory>, disk: PinnedEntries<Key, Disk>) {
+    @inlinable public init<Key, Memory, Disk>(memory: PinnedEntries<Key, Memory>, disk: PinnedEntries<Key, Disk>) {
         peakMemoryBytes = memory.peakBytes
         peakDiskBytes = disk.peakBytes
         memoryBytes = memory.bytes
@@ -25,11 +25,11 @@ public struct PinSummary: Sendable, Equatable, Codable {
     }
 
     /// The most bytes pinned at once in both tiers, each at its own peak.
-    public var peakBytes: Int { peakMemoryBytes + peakDiskBytes }
+    @inlinable public var peakBytes: Int { peakMemoryBytes + peakDiskBytes }
 
     /// Folds in the next launch of a live run: peaks are the larger, refusals add up, the end is
     /// the later launch's.
-    public mutating func addLaunch(_ launch: PinSummary) {
+    @inlinable public mutating func addLaunch(_ launch: PinSummary) {
         peakMemoryBytes = max(peakMemoryBytes, launch.peakMemoryBytes)
         peakDiskBytes = max(peakDiskBytes, launch.peakDiskBytes)
         memoryBytes = launch.memoryBytes

@@ -2,17 +2,17 @@ import CacheEngine
 
 extension ClientConfiguration {
     /// The memory tier's engine limits.
-    public var memoryLimits: CacheConfiguration? {
+    @inlinable public var memoryLimits: CacheConfiguration? {
         memory.map { limits($0, hard: true) }
     }
 
     /// The disk tier's engine limits. A disk swept at launch or in the background (a soft limit)
     /// takes everything between sweeps: its engine gets no real limit.
-    public var diskLimits: CacheConfiguration? {
+    @inlinable public var diskLimits: CacheConfiguration? {
         disk.map { limits($0, hard: diskSweep == .onInsert) }
     }
 
-    private func limits(_ tier: TierConfiguration, hard: Bool) -> CacheConfiguration {
+    @inlinable package func limits(_ tier: TierConfiguration, hard: Bool) -> CacheConfiguration {
         var limits = tier.policy.configuration(
             capacity: hard ? tier.capacity : 1 << 50, sizeMode: sizeMode, ttl: tier.ttl, ttlMode: tier.ttlMode,
             trimRatio: hard ? tier.trimRatio : 1)

@@ -14,12 +14,12 @@ public enum RequestOutcome: UInt8, Sendable, CaseIterable, Codable, CustomString
     case delayed
 
     /// Served at once by a tier.
-    public var isHit: Bool { self == .memory || self == .disk }
+    @inlinable public var isHit: Bool { self == .memory || self == .disk }
 
     /// Served without a download of its own: a hit or a delayed hit.
-    public var savesDownload: Bool { self == .memory || self == .disk || self == .delayed }
+    @inlinable public var savesDownload: Bool { self == .memory || self == .disk || self == .delayed }
 
-    public var description: String {
+    @inlinable public var description: String {
         switch self {
         case .memory: "memory"
         case .disk: "disk"

@@ -18,7 +18,7 @@ public struct ClientConfiguration: Sendable, Equatable, Codable {
     /// libraries do, where the trace gives pixels) or its encoded bytes.
     public var memoryCost: MemoryCost
 
-    public init(
+    @inlinable public init(
         name: String, memory: TierConfiguration?, disk: TierConfiguration?, diskSweep: DiskSweep = .onInsert,
         memoryShareKeptInBackground: Double? = nil, memoryShareKeptOnWarning: Double = 0,
         sizeMode: SizeMode = .bytes, network: NetworkProfile = .wifi, memoryCost: MemoryCost = .decoded
@@ -39,7 +39,7 @@ public struct ClientConfiguration: Sendable, Equatable, Codable {
 extension ClientConfiguration {
     /// The same client with each tier's capacity held to a budget (`tune`'s comparison at equal
     /// budgets): memory to `memory` (its cost's unit), disk to `disk` bytes, pin budgets too.
-    public func capped(memory memoryBudget: Int, disk diskBudget: Int) -> ClientConfiguration {
+    @inlinable public func capped(memory memoryBudget: Int, disk diskBudget: Int) -> ClientConfiguration {
         var capped = self
         if var tier = capped.memory {
             let scale = Double(min(tier.capacity, memoryBudget)) / Double(tier.capacity)
@@ -59,7 +59,7 @@ extension ClientConfiguration {
 
     /// Throws `PolicyError.needsFuture` if a tier's policy needs each request's next use (Belady),
     /// which a client, simulated or real, does not have.
-    public func requireOnline() throws(PolicyError) {
+    @inlinable public func requireOnline() throws(PolicyError) {
         try memory?.policy.requireOnline(for: "a client's memory tier")
         try disk?.policy.requireOnline(for: "a client's disk tier")
     }

@@ -2,13 +2,13 @@
 /// pseudorandom number generators", OOPSLA 2014). Everything random in cachelab draws from it, so
 /// the same seed always gives the same trace.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    @usableFromInline package var state: UInt64
 
-    public init(seed: UInt64) {
+    @inlinable public init(seed: UInt64) {
         state = seed
     }
 
-    public mutating func next() -> UInt64 {
+    @inlinable public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,7 +17,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     /// A uniform double in `0..<1`.
-    public mutating func nextUnit() -> Double {
+    @inlinable public mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

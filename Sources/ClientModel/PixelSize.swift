@@ -14,7 +14,7 @@ public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible 
     public static let bytesPerPixel = 4
 
     /// - Precondition: both sides in `1...largestSide`.
-    public init(width: Int, height: Int) {
+    @inlinable public init(width: Int, height: Int) {
         precondition(
             (1...Self.largestSide).contains(width) && (1...Self.largestSide).contains(height),
             "a pixel size's sides are in 1...\(Self.largestSide)")
@@ -23,23 +23,23 @@ public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible 
     }
 
     /// The size packed as a trace stores it, or nil when a side is 0 (unknown).
-    public init?(packed: UInt32) {
+    @inlinable public init?(packed: UInt32) {
         guard packed >> 16 != 0, packed & 0xFFFF != 0 else { return nil }
         self.init(width: Int(packed >> 16), height: Int(packed & 0xFFFF))
     }
 
     /// `width << 16 | height`.
-    public var packed: UInt32 { UInt32(width) << 16 | UInt32(height) }
+    @inlinable public var packed: UInt32 { UInt32(width) << 16 | UInt32(height) }
 
     /// Bytes of the decoded bitmap: width × height × 4.
-    public var decodedBytes: Int { width * height * Self.bytesPerPixel }
+    @inlinable public var decodedBytes: Int { width * height * Self.bytesPerPixel }
 
     /// The decoded bytes of a packed size, or `encoded` when a side is 0 (unknown).
     @inline(__always)
-    public static func decodedBytes(packed: UInt32, orEncoded encoded: Int) -> Int {
+    @inlinable public static func decodedBytes(packed: UInt32, orEncoded encoded: Int) -> Int {
         let pixels = Int(packed >> 16) * Int(packed & 0xFFFF)
         return pixels == 0 ? encoded : pixels * bytesPerPixel
     }
 
-    public var description: String { "\(width)×\(height)" }
+    @inlinable public var description: String { "\(width)×\(height)" }
 }
