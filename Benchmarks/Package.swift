@@ -17,6 +17,8 @@ let package = Package(
         .executableTarget(
             name: "CacheLabBenchmarks",
             dependencies: [
+                .product(name: "CacheEngine", package: "cachelab"),
+                .product(name: "ClientModel", package: "cachelab"),
                 .product(name: "CacheLab", package: "cachelab"),
                 .product(name: "CacheLabRecorder", package: "cachelab"),
                 .product(name: "RecipeClient", package: "cachelab"),
