@@ -104,8 +104,8 @@ enum Execution {
         return statistics
     }
 
-    /// "replayed 20,000,000 requests through 3 cells in 2.31 s (8.66 M requests/s): reading 1.10 s,
-    /// replaying 2.29 s (the busiest of 2 cores)".
+    /// "replayed N requests through C cells in T s (R M requests/s): reading T s, replaying T s
+    /// (the busiest of W cores)".
     static func timing(_ outcome: PlanOutcome, cells: Int, workers: Int) -> String {
         timing(
             requests: outcome.requests, replays: outcome.requests * cells, timing: outcome.timing, cells: cells,

@@ -14,7 +14,8 @@ extension ClientConfiguration {
 
     @inlinable package func limits(_ tier: TierConfiguration, hard: Bool) -> CacheConfiguration {
         var limits = tier.policy.configuration(
-            capacity: hard ? tier.capacity : 1 << 50, sizeMode: sizeMode, ttl: tier.ttl, ttlMode: tier.ttlMode,
+            capacity: hard ? tier.capacity : CacheConfiguration.unlimited, sizeMode: sizeMode, ttl: tier.ttl,
+            ttlMode: tier.ttlMode,
             trimRatio: hard ? tier.trimRatio : 1)
         limits.admission = tier.admission
         return limits

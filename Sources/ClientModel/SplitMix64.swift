@@ -9,8 +9,18 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     }
 
     @inlinable public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
+        state &+= Self.increment
+        return Self.mix(state)
+    }
+
+    /// The stream's step: the golden ratio's 64-bit fraction.
+    public static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// The finalizer: spreads any 64-bit value over all 64 bits (consecutive ids included), the
+    /// output of the stream whose state is `value`.
+    @inlinable @inline(__always)
+    public static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)

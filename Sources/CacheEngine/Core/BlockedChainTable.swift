@@ -53,8 +53,8 @@
 
         /// The slot of `key` if it is among the first `count` entries (all four when `count` is
         /// more). Every place is compared, with no branch on which one holds the key: where it
-        /// sits is random, so such a branch is hard to predict (Random paired 0.954 against the
-        /// loop that returned at the first match).
+        /// sits is random, so such a branch is hard to predict (paired runs of Random preferred it
+        /// to a loop that returned at the first match: the Speed article).
         @inline(__always)
         @inlinable package func slot(of key: UInt64, among count: Int) -> Int32? {
             var found: Int32 = -1
@@ -107,8 +107,8 @@
         self.hashPower = hashPower
         mask = ChainedHashTable.mask(hashPower: hashPower, table: "BlockedChainTable")
         // Filled, not lazily zeroed (`SlotArray(zeroedCount:)`): from 2 MiB up a filled array
-        // asks for huge pages, and Random's 4 MiB of buckets read at random ran 2.4 % faster on
-        // them (paired runs).
+        // asks for huge pages, on which Random's buckets, read at random, are faster (the Speed
+        // article has the paired runs).
         buckets = SlotArray(count: 1 << hashPower, filling: .empty)
     }
 

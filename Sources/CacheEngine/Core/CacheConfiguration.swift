@@ -16,6 +16,10 @@ public enum TTLMode: String, CaseIterable, Sendable, Codable {
 
 /// The limits of one cache: everything the engine enforces, independent of the eviction order.
 public struct CacheConfiguration: Sendable, Equatable, Codable {
+    /// A capacity no trace reaches (2^50 bytes, or entries): a tier without a limit of its own
+    /// (a disk swept later rather than on insert, a preset's "unlimited" cache).
+    public static let unlimited = 1 << 50
+
     /// Bytes in `.bytes` mode, entries in `.unit` mode.
     public var capacity: Int
     public var sizeMode: SizeMode

@@ -18,8 +18,8 @@
 /// same), and a hit by one removes its entry (handed to the engine through `pendingVictim`, so it
 /// counts among the evictions). Miss counts match libCacheSim's exactly. Unlike Random's, its
 /// table keeps no keys and is not the cache's index: its 128 samples per eviction walk chains of
-/// eight-byte links, and sixteen-byte links with keys made it slower (paired runs 1.06, or 1.04
-/// with the table as the index: the Speed article).
+/// eight-byte links; sixteen-byte links with keys made it slower, with the table as the index
+/// or not (the Speed article has the paired runs).
 ///
 /// It needs the future, like `BeladyPolicy`: the replay tells it each request's next use
 /// (`upcoming(nextUse:)`), so only the single-tier simulator runs it.

@@ -16,8 +16,8 @@ public struct RandomPolicy: EvictionPolicy {
     public static let drawsRandomly = true
     public static let summary = "a random entry (libCacheSim Random)"
     public static let relativeCost = 1.3
-    /// Two: on the current host (an AMD EPYC) paired runs found 2 faster than 3 (0.925, then
-    /// 0.906), where the earlier host had found 3 faster.
+    /// Two, as paired runs on the current host chose (the earlier host had chosen three: the
+    /// Speed article has both).
     @inlinable public static var victimLookahead: Int { 2 }
 
     /// libCacheSim's hash power for Random and Hyperbolic: max(12, 24 − 8).

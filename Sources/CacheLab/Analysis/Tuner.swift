@@ -52,11 +52,6 @@ public enum Tuner {
         public var byteHitRatio: Double
         public var latencyP95: Double
         public var bytesDownloaded: Int
-
-        public var label: String {
-            let ttl = tier.ttl.map { " ttl \(Quantity.durationLabel(milliseconds: $0))" } ?? ""
-            return "\(tier.policy.rawValue) \(Report.bytes(tier.capacity))\(ttl)"
-        }
     }
 
     /// What the tuner recommends, and the evidence.

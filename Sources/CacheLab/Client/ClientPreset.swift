@@ -1,3 +1,4 @@
+import CacheEngine
 import ClientModel
 
 /// The image-cache setups real apps ship with, by name (`--client`): the defaults of six image
@@ -57,8 +58,7 @@ public enum ClientPreset: String, CaseIterable, Sendable {
 
     /// The preset as the library sizes itself on `device`.
     public func configuration(device: DeviceProfile, network: NetworkProfile = .wifi) -> ClientConfiguration {
-        // "Unlimited" is a capacity no trace reaches: 2^50 bytes.
-        let unlimited = 1 << 50
+        let unlimited = CacheConfiguration.unlimited
         let week: Int64 = 7 * 86_400_000
         let mebibyte = 1 << 20
         let memoryClass = device.effectiveMemoryClass

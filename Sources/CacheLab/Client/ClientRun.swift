@@ -242,7 +242,8 @@ private final class PersistedOrder {
 
     init(of disk: ClientTierCache, expectedCount: Int) {
         recency = Cache(
-            configuration: CacheConfiguration(capacity: 1 << 50, sizeMode: .unit), expectedCount: expectedCount)
+            configuration: CacheConfiguration(capacity: CacheConfiguration.unlimited, sizeMode: .unit),
+            expectedCount: expectedCount)
         disk.observeRemovals { [recency] key in _ = recency.removeValue(forKey: key) }
     }
 

@@ -4,8 +4,8 @@ import CacheEngine
 /// where that type is known (`PolicyKind.withOrder`), so every call runs code specialized for
 /// the tier's policy. A client holds two tiers of any two policies; erasing each on its own
 /// costs one specialization per policy and tier, where specializing the pair would cost one per
-/// pair of policies (27 × 27), and opening the types at run time runs generic code several
-/// times slower.
+/// pair of policies (27 × 27), and opening the types at run time would run unspecialized
+/// generic code.
 struct ClientTierCache {
     let configuration: CacheConfiguration
     let value: (_ key: UInt64, _ now: Int64) -> Int?

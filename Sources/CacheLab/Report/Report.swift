@@ -35,7 +35,7 @@ public enum Report {
         func size(_ tier: TierConfiguration?, _ mode: SizeMode) -> String {
             guard let tier else { return "none" }
             let amount =
-                tier.capacity >= 1 << 50
+                tier.capacity >= CacheConfiguration.unlimited
                 ? "unlimited" : mode == .unit ? "\(grouped(tier.capacity)) objects" : bytes(tier.capacity)
             let ttl =
                 tier.ttl.map { ", expires \(decimal(Double($0) / 1000, places: 0)) s \(tier.ttlMode.rawValue)" } ?? ""

@@ -153,7 +153,7 @@ public enum TuningReport {
         for row in comparison {
             func size(_ tier: TierConfiguration?) -> String {
                 guard let tier else { return "none" }
-                let amount = tier.capacity >= 1 << 50 ? "unlimited" : Report.bytes(tier.capacity)
+                let amount = tier.capacity >= CacheConfiguration.unlimited ? "unlimited" : Report.bytes(tier.capacity)
                 let ttl =
                     tier.ttl.map { ", \(Quantity.durationLabel(milliseconds: $0)) \(tier.ttlMode.rawValue)" } ?? ""
                 return "\(tier.policy.rawValue) \(amount)\(ttl)"

@@ -37,8 +37,9 @@ public struct Device: Sendable, Equatable {
 
     /// The recipe list as a web page in headless Chromium at a phone-sized window (390 × 700 CSS
     /// pixels, rows of 110): a lazy image loads within 1,250 px of the viewport on a connection
-    /// Chromium reports as 4G, its lazy-load distance for 4G. `scripts/browser-trace` measured 18
-    /// rows fetched on load: the rows within 1,170 to 1,280 px below the viewport, as 1,250 gives.
+    /// Chromium reports as 4G, its lazy-load distance for 4G: the rows `scripts/browser-trace`
+    /// sees Chromium fetch on load are the ones within that distance (the DocC article A real
+    /// browser against the list model has the count).
     public static let browser = Device(
         name: "browser", viewportHeight: 700, rowHeight: 110, prefetchRows: 11, prefetchPoints: 1_250)
 

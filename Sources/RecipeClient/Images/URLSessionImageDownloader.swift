@@ -15,7 +15,7 @@ public struct URLSessionImageDownloader: ImageDownloading {
     ///     is 6; a live replay on loopback uses more).
     ///   - timeout: seconds without data before a download fails.
     public init(connectionsPerHost: Int = 6, timeout: TimeInterval = 30) {
-        let configuration = URLSessionRecipeService.makeConfiguration()
+        let configuration = URLSessionConfiguration.uncached()
         configuration.httpMaximumConnectionsPerHost = connectionsPerHost
         configuration.timeoutIntervalForRequest = timeout
         self.session = URLSession(configuration: configuration)

@@ -53,16 +53,9 @@ public struct URLSessionRecipeService: RecipeService {
         self.session = session
     }
 
-    /// An ephemeral configuration with no URL cache that ignores locally cached data.
-    ///
-    /// On Linux URLCache stores nothing anyway; the settings are those an Apple build needs, so the
-    /// recipe list always comes from the network and caching stays the client's own business.
-    public static func makeConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return configuration
-    }
+    /// The configuration its default session runs on: `URLSessionConfiguration.uncached()`, so
+    /// the recipe list always comes from the network.
+    public static func makeConfiguration() -> URLSessionConfiguration { .uncached() }
 
     /// The request one fetch sends: a GET of `url` accepting JSON, ignoring cached data, timing
     /// out after `timeout`.

@@ -1,3 +1,4 @@
+import CacheEngine
 import ClientModel
 import Testing
 
@@ -42,11 +43,11 @@ struct ClientPresetTests {
     func kingfisherAndSDWebImagePurgeMemoryInTheBackgroundAndSweepTheDiskThere(preset: ClientPreset) {
         let client = preset.configuration(device: .iphone15)
         let memory = client.memory!.capacity
-        #expect(memory == (preset == .kingfisher ? (6 << 30) / 4 : 1 << 50))
+        #expect(memory == (preset == .kingfisher ? (6 << 30) / 4 : CacheConfiguration.unlimited))
         #expect(client.memory?.ttl == (preset == .kingfisher ? 300_000 : nil))
         #expect(client.disk?.ttl == 7 * 86_400_000 && client.disk?.ttlMode == .sliding)
         #expect(client.disk?.trimRatio == 0.5 && client.diskSweep == .atBackgroundAndLaunch)
-        let sweep = ClientAction.sweepDisk(limit: 1 << 50, trimRatio: 0.5)
+        let sweep = ClientAction.sweepDisk(limit: CacheConfiguration.unlimited, trimRatio: 0.5)
         #expect(
             Self.actions(preset, .iphone15, [.background, .foreground, .memoryWarning, .relaunch]) == [
                 [.trimMemory(toCost: 0), sweep], [], [.trimMemory(toCost: 0)], [.relaunch, sweep],

@@ -1,5 +1,3 @@
-import CacheEngine
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -64,8 +62,7 @@ final class NextUseFile: Sendable {
             keyBlock.deallocate()
             useBlock.deallocate()
         }
-        var ids = SlotIndex<UInt64>(minimumCapacity: 1 << 16)
-        var seen: [Int64] = []
+        var pass = NextUsePass(denseKeys: nil)
         var end = count
         while end > 0 {
             let start = max(0, end - block)
@@ -73,19 +70,9 @@ final class NextUseFile: Sendable {
             try read(
                 UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(keyBlock)[..<(length * 8)]),
                 from: keys, at: start * 8, in: directory)
-            for index in stride(from: length - 1, through: 0, by: -1) {
-                let key = keyBlock[index]
-                let id: Int32
-                if let known = ids.slot(for: key) {
-                    id = known
-                } else {
-                    id = Int32(truncatingIfNeeded: seen.count)
-                    ids.insert(key, slot: id)
-                    seen.append(.max)
-                }
-                useBlock[index] = seen[Int(id)]
-                seen[Int(id)] = Int64(start + index + 1)
-            }
+            pass.backward(
+                keys: UnsafeBufferPointer(rebasing: keyBlock[..<length]), start: start,
+                into: UnsafeMutableBufferPointer(rebasing: useBlock[..<length]))
             try write(
                 UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(useBlock)[..<(length * 8)]), to: uses,
                 at: start * 8, in: directory)

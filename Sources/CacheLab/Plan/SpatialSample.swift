@@ -1,3 +1,5 @@
+import ClientModel
+
 /// SHARDS's spatial sampling (Waldspurger, Park, Garthwaite and Ahmad, "Efficient MRC
 /// Construction with SHARDS", FAST 2015): the objects whose hashed key falls under a threshold.
 /// Every request of a sampled object is kept, so reuse within the sample is the trace's reuse.
@@ -14,14 +16,9 @@ enum SpatialSample {
         return UInt64((rate * 9_007_199_254_740_992).rounded(.down))
     }
 
-    /// SplitMix64's finalizer: spreads consecutive ids over all 64 bits.
+    /// SplitMix64's first output from the state `key`: spreads consecutive ids over all 64 bits.
     @inline(__always)
-    static func hash(_ key: UInt64) -> UInt64 {
-        var z = key &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    static func hash(_ key: UInt64) -> UInt64 { SplitMix64.mix(key &+ SplitMix64.increment) }
 
     /// The sampled point's counts scaled to the whole trace (`requests` requests, `bytes`
     /// bytes), with SHARDS's adjustment: a sample holds more or fewer requests than `rate` of the
