@@ -14,9 +14,9 @@ public struct LiveOptions: Sendable {
     /// the trace's time and the simulator's modelled download (scheduling, the loopback, URLSession
     /// and the server's own work). A request whose simulated time lies closer than this, scaled
     /// to trace time, to the end of its image's download may be a delayed hit or a hit and still
-    /// agree (`OutcomeAgreement`). 25 ms is a bound, not a measurement: on a quiet machine the
-    /// paced replays agree well inside it, and on a busy one the error can be larger than any
-    /// margin covers (the DocC article Live replay and the fixture server has the figures).
+    /// agree (`OutcomeAgreement`). 25 ms is a chosen bound, not a measurement; how far paced
+    /// replays actually stray, quiet and busy, is measured in the DocC article Live replay and
+    /// the fixture server, with its command.
     public var timingJitter = Duration.milliseconds(25)
     /// Requests in flight at most: the rows of a list loading at once.
     public var concurrency = 32
