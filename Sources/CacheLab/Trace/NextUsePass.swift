@@ -34,28 +34,30 @@ struct NextUsePass {
         keys: UnsafeBufferPointer<UInt64>, start: Int, into uses: UnsafeMutableBufferPointer<Int64>
     ) {
         precondition(uses.count >= keys.count, "a next use for every key")
-        if ids == nil {
+        guard var index = ids else {
             seen.withUnsafeMutableBufferPointer { seen in
-                for index in stride(from: keys.count - 1, through: 0, by: -1) {
-                    let id = Int(keys[index])
-                    uses[index] = seen[id]
-                    seen[id] = Int64(start + index + 1)
+                for position in stride(from: keys.count - 1, through: 0, by: -1) {
+                    let id = Int(keys[position])
+                    uses[position] = seen[id]
+                    seen[id] = Int64(start + position + 1)
                 }
             }
             return
         }
-        for index in stride(from: keys.count - 1, through: 0, by: -1) {
-            let key = keys[index]
+        ids = nil  // taken out for the block, so that inserting into it copies nothing
+        defer { ids = index }
+        for position in stride(from: keys.count - 1, through: 0, by: -1) {
+            let key = keys[position]
             let id: Int
-            if let known = ids!.slot(for: key) {
+            if let known = index.slot(for: key) {
                 id = Int(known)
             } else {
                 id = seen.count
-                ids!.insert(key, slot: Int32(truncatingIfNeeded: id))
+                index.insert(key, slot: Int32(truncatingIfNeeded: id))
                 seen.append(.max)
             }
-            uses[index] = seen[id]
-            seen[id] = Int64(start + index + 1)
+            uses[position] = seen[id]
+            seen[id] = Int64(start + position + 1)
         }
     }
 }
