@@ -1,7 +1,7 @@
 /// The one engine behind every policy: it stores entries, counts their cost against the capacity,
 /// refuses oversized entries, expires entries whose lifetime is over, and evicts in the order its
 /// `Policy` chooses until a new entry fits. A policy decides order, and may decline to store an
-/// entry (`EvictionPolicy.admit`).
+/// entry (`AdmittingPolicy.admit`).
 ///
 /// The simulator uses `Cache<UInt64, Void, P>`; the client's tiers use `Cache<String, Bytes, P>`.
 ///
@@ -143,7 +143,7 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     @inline(__always)
     @inlinable public func prefetchHitNeighbours(_ slot: Int32) { core.pointee.prefetchHitNeighbours(slot) }
 
-    /// Tells a policy that needs the future (`Policy.needsFuture`) when the request about to be
+    /// Tells a policy that needs the future (`EvictionPolicy.needsFuture`) when the request about to be
     /// served will come again: its trace position, or `Int64.max` for never.
     @inline(__always)
     @inlinable public func upcoming(nextUse: Int64) { core.pointee.upcoming(nextUse: nextUse) }

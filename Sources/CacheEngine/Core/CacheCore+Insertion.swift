@@ -16,9 +16,9 @@ extension CacheCore {
     ) -> Bool {
         assert(liveSlot(for: key) == nil, "insertAbsent: the key is present")
         var cost = configuration.cost(ofSize: size)
-        let admission = policy.admit(key.hashBits, cost: cost)
-        if Policy.keepsGhostsInIndex, let ghost = index.slot(for: key) {
-            policy.ghostReturned(ghost - Self.ghostTag)
+        let admission = policy._admit(key.hashBits, cost: cost)
+        if Policy._keepsGhostsInIndex, let ghost = index.slot(for: key) {
+            policy._ghostReturned(ghost - Self.ghostTag)
             forgetGhost(ghost - Self.ghostTag)
         }
         if filtered, let gate {
@@ -26,17 +26,17 @@ extension CacheCore {
             if gate.observes { gate.observe(key.hashBits, cost: cost, capacity: configuration.capacity) }
             if !gate.admits(key.hashBits, cost: cost) {
                 notAdmitted += 1
-                if admission != .reject { policy.notStored() }
+                if admission != .reject { policy._notStored() }
                 return false
             }
         }
         guard admission != .reject, cost <= configuration.capacity else { return false }
-        cost = policy.storedCost(cost)
-        if !Policy.makesRoomItself, totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) {
+        cost = policy._storedCost(cost)
+        if !Policy._makesRoomItself, totalCost + cost > configuration.capacity, !makeRoom(for: cost, at: now) {
             return false
         }
-        guard admission == .store, policy.storesAfterEvictions(cost: cost) else { return false }
-        while let victim = policy.victimBeforeInsert(cost: cost) { evict(victim) }
+        guard admission == .store, policy._storesAfterEvictions(cost: cost) else { return false }
+        while let victim = policy._victimBeforeInsert(cost: cost) { evict(victim) }
 
         let slot = takeSlot()
         if !Self.policyIndexes { index.insert(key, slot: slot) }
@@ -49,7 +49,7 @@ extension CacheCore {
             entries[slot] = Entry(key: key, cost: cost, expiry: 0)
         }
         policy.inserted(slot, key: key.hashBits, cost: cost)
-        while let victim = policy.pendingVictim() { evict(victim) }
+        while let victim = policy._pendingVictim() { evict(victim) }
         return true
     }
 
@@ -113,7 +113,7 @@ extension CacheCore {
             if totalCost - entries[victim].cost > target { prefetchBurst() }
             evict(victim)
         }
-        while let victim = policy.pendingVictim() { evict(victim) }
+        while let victim = policy._pendingVictim() { evict(victim) }
         return true
     }
 
@@ -123,14 +123,14 @@ extension CacheCore {
     // (Three rather than two: SLRU 0.936 and 0.946, LFUDA 0.960, the rest within noise.)
     @inline(__always)
     @inlinable package mutating func prefetchBurst() {
-        policy.foreseeVictims()
-        guard var slot = policy.victimHint() else { return }
+        policy._foreseeVictims()
+        guard var slot = policy._victimHint() else { return }
         if !Self.policyIndexes, let key = entries[slot].key { index.prefetch(key) }
-        policy.prefetchVictim(slot, settled: true)
+        policy._prefetchVictim(slot, settled: true)
         for _ in 0..<3 {
-            guard let after = policy.victimHint(after: slot) else { return }
+            guard let after = policy._victimHint(after: slot) else { return }
             entries.prefetch(Int(after))
-            policy.prefetchVictim(after, settled: false)
+            policy._prefetchVictim(after, settled: false)
             slot = after
         }
     }
@@ -139,12 +139,12 @@ extension CacheCore {
     @inline(__always)
     @inlinable package mutating func evict(_ victim: Int32) {
         evictions += 1
-        guard Policy.keepsGhostsInIndex, let ghost = policy.remember(victim, cost: entries[victim].cost) else {
+        guard Policy._keepsGhostsInIndex, let ghost = policy._remember(victim, cost: entries[victim].cost) else {
             removeSlot(victim, notifyPolicy: false, reason: .evicted)
             return
         }
         removeSlot(victim, notifyPolicy: false, reason: .evicted, ghost: ghost)
-        while let forgotten = policy.forgottenGhost() { forgetGhost(forgotten) }
+        while let forgotten = policy._forgottenGhost() { forgetGhost(forgotten) }
     }
 
     // Removes the entry in `slot`; its key stays in the index as `ghost`'s, if given.
@@ -187,7 +187,7 @@ extension CacheCore {
         let old = entries.count
         guard slotCount > old else { return }
         precondition(
-            !Policy.keepsGhostsInIndex || slotCount <= Int(Self.ghostTag),
+            !Policy._keepsGhostsInIndex || slotCount <= Int(Self.ghostTag),
             "Cache: more than 2^30 entries beside ghosts in the index")
         entries.grow(to: slotCount, filling: Entry(key: nil, cost: 0, expiry: 0))
         if Self.keepsValues { values.grow(to: slotCount, filling: nil) }

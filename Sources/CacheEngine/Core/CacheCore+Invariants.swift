@@ -8,10 +8,10 @@ extension CacheCore {
             pairs = policy.checkedSlots().map { (entries[$0].key!, $0) }
             for (key, slot) in pairs {
                 precondition(
-                    policy.indexedSlot(for: key.hashBits) == slot, "Cache: the policy's table misplaces slot \(slot)")
+                    policy._indexedSlot(for: key.hashBits) == slot, "Cache: the policy's table misplaces slot \(slot)")
             }
         } else {
-            pairs = index.pairs.filter { !Policy.keepsGhostsInIndex || $0.1 < Self.ghostTag }
+            pairs = index.pairs.filter { !Policy._keepsGhostsInIndex || $0.1 < Self.ghostTag }
         }
         let live = Set(pairs.map(\.1))
         var sum = 0
@@ -19,7 +19,7 @@ extension CacheCore {
             precondition(entries[slot].key == key, "Cache: index and slot disagree on slot \(slot)")
             sum += entries[slot].cost
         }
-        let ghosts = index.pairs.filter { Policy.keepsGhostsInIndex && $0.1 >= Self.ghostTag }.map {
+        let ghosts = index.pairs.filter { Policy._keepsGhostsInIndex && $0.1 >= Self.ghostTag }.map {
             (key: $0.0, record: $0.1 - Self.ghostTag)
         }
         for ghost in ghosts {
@@ -28,11 +28,11 @@ extension CacheCore {
         let keptGhostKeys = (0..<ghostKeys.count).count { ghostKeys[$0] != nil }
         precondition(ghosts.count == keptGhostKeys, "Cache: \(ghosts.count) ghosts indexed, \(keptGhostKeys) kept")
         precondition(
-            Set(ghosts.map(\.record)) == Set(policy.checkedGhosts()),
+            Set(ghosts.map(\.record)) == Set(policy._checkedGhosts()),
             "Cache: the index and the policy disagree on the ghosts")
         precondition(sum == totalCost, "Cache: totalCost \(totalCost) but entries cost \(sum)")
         precondition(
-            totalCost <= configuration.capacity || Policy.resizesOnHit || Policy.makesRoomItself,
+            totalCost <= configuration.capacity || Policy._resizesOnHit || Policy._makesRoomItself,
             "Cache: totalCost \(totalCost) over capacity")
         let policySlots = policy.checkedSlots()
         precondition(

@@ -6,19 +6,19 @@ extension CacheCore {
     @inline(__always)
     @inlinable package mutating func prefetch(_ key: Key) {
         if Self.policyIndexes {
-            policy.prefetchLookup(key.hashBits, settled: false)
+            policy._prefetchLookup(key.hashBits, settled: false)
         } else {
             index.prefetch(key)
         }
-        policy.prefetch(key.hashBits)
-        guard let victim = policy.victimHint() else { return }
-        if Policy.victimLookahead > 2 {
+        policy._prefetch(key.hashBits)
+        guard let victim = policy._victimHint() else { return }
+        if Policy._victimLookahead > 2 {
             prefetchComing(from: victim)
         } else {
             prefetchNextTwo(victim)
         }
         // Another candidate: its entry, then (once that has arrived) its key's bucket.
-        if let other = policy.alternativeVictimHint(), other != victim {
+        if let other = policy._alternativeVictimHint(), other != victim {
             if other == lastAlternativeHint {
                 if !Self.policyIndexes, let key = entries[other].key { index.prefetch(key) }
             } else {
@@ -26,14 +26,14 @@ extension CacheCore {
                 lastAlternativeHint = other
             }
         }
-        if Policy.keepsGhostsInIndex { prefetchForgottenGhosts() }
+        if Policy._keepsGhostsInIndex { prefetchForgottenGhosts() }
     }
 
     // The ghosts to be forgotten soonest: each one's key, then (once it has arrived, the same
     // ghost as on the request before) its index bucket.
     @inline(__always)
     @inlinable package mutating func prefetchForgottenGhosts() {
-        let hints = policy.comingForgottenGhosts()
+        let hints = policy._comingForgottenGhosts()
         prefetchForgotten(hints.0, last: lastGhostHints.0)
         prefetchForgotten(hints.1, last: lastGhostHints.1)
         lastGhostHints = hints
@@ -57,16 +57,16 @@ extension CacheCore {
         if settled {
             if !Self.policyIndexes, let key = entries[victim].key { index.prefetch(key) }
             // The victim after it starts loading now, so it is settled when its turn comes.
-            if let following = policy.victimHint(after: victim), following != followingVictimHint {
+            if let following = policy._victimHint(after: victim), following != followingVictimHint {
                 entries.prefetch(Int(following))
-                policy.prefetchVictim(following, settled: false)
+                policy._prefetchVictim(following, settled: false)
                 followingVictimHint = following
             }
         } else {
             entries.prefetch(Int(victim))
         }
         lastVictimHint = victim
-        policy.prefetchVictim(victim, settled: settled)
+        policy._prefetchVictim(victim, settled: settled)
     }
 
     // The next victims (`victimLookahead` of them), each a stage further than on the request
@@ -80,21 +80,21 @@ extension CacheCore {
         let seen = coming
         var now = ComingVictims()
         var slot = first
-        for depth in 0..<min(Policy.victimLookahead, ComingVictims.capacity) {
+        for depth in 0..<min(Policy._victimLookahead, ComingVictims.capacity) {
             let stage = seen.stage(of: slot)
             switch stage {
             case 0:
                 entries.prefetch(Int(slot))
-                policy.prefetchVictim(slot, settled: false)
+                policy._prefetchVictim(slot, settled: false)
             case 1:
                 if !Self.policyIndexes, let key = entries[slot].key { index.prefetch(key) }
-                policy.prefetchVictim(slot, settled: true)
+                policy._prefetchVictim(slot, settled: true)
             default:
-                if depth == 0 { policy.prefetchVictim(slot, settled: stage > 0) }
+                if depth == 0 { policy._prefetchVictim(slot, settled: stage > 0) }
             }
             now.slots[depth] = slot
             now.stages[depth] = min(stage + 1, 2)
-            guard stage > 0, let after = policy.victimHint(after: slot) else { break }
+            guard stage > 0, let after = policy._victimHint(after: slot) else { break }
             slot = after
         }
         coming = now
@@ -102,29 +102,29 @@ extension CacheCore {
 
     /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry
     /// with a lifetime), a few requests before it comes, and returns the slot found (nil when
-    /// `key` is absent: then what the policy's miss reads, `EvictionPolicy.prefetchMiss`).
+    /// `key` is absent: then what the policy's miss reads, `PrefetchingPolicy.prefetchMiss`).
     /// `key`'s bucket should have been prefetched earlier: the lookup reads it.
     @inline(__always)
     @inlinable package mutating func prefetchHit(_ key: Key) -> Int32? {
         if Self.policyIndexes {
-            policy.prefetchLookup(key.hashBits, settled: true)
+            policy._prefetchLookup(key.hashBits, settled: true)
             return nil
         }
         guard let slot = index.slot(for: key) else {
-            policy.prefetchMiss(key.hashBits)
+            policy._prefetchMiss(key.hashBits)
             return nil
         }
-        if Policy.keepsGhostsInIndex, slot >= Self.ghostTag {
-            policy.prefetchGhost(slot - Self.ghostTag)
+        if Policy._keepsGhostsInIndex, slot >= Self.ghostTag {
+            policy._prefetchGhost(slot - Self.ghostTag)
             return nil
         }
         if configuration.ttl != nil { entries.prefetch(Int(slot)) }
-        policy.prefetchHit(slot, settled: false)
+        policy._prefetchHit(slot, settled: false)
         return slot
     }
 
     /// The second step of `prefetchHit`, a few requests later: what the policy's data for `slot`
     /// leads to (a list's neighbours).
     @inline(__always)
-    @inlinable package mutating func prefetchHitNeighbours(_ slot: Int32) { policy.prefetchHit(slot, settled: true) }
+    @inlinable package mutating func prefetchHitNeighbours(_ slot: Int32) { policy._prefetchHit(slot, settled: true) }
 }

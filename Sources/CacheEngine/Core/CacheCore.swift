@@ -44,7 +44,7 @@
     /// would follow that one, already loading.
     @usableFromInline package var lastVictimHint: Int32?
     @usableFromInline package var followingVictimHint: Int32?
-    /// The alternative victim the last prefetch saw (`EvictionPolicy.alternativeVictimHint`).
+    /// The alternative victim the last prefetch saw (`PrefetchingPolicy.alternativeVictimHint`).
     @usableFromInline package var lastAlternativeHint: Int32?
     /// With a lookahead of 3: the victims the last prefetch saw coming.
     @usableFromInline package var coming = ComingVictims()
@@ -71,10 +71,10 @@
         self.random = random
         self.policy = Policy(configuration: configuration)
         gate = configuration.admission.map { AdmissionGate($0, random: random) }
-        policy.share(random)
+        policy._share(random)
         // Ghosts are entries of the cache's index, which a policy that indexes the keys leaves empty.
         precondition(
-            !(Policy.keepsGhostsInIndex && Policy.indexesKeys),
+            !(Policy._keepsGhostsInIndex && Policy._indexesKeys),
             "Cache: \(Policy.self) keeps its ghosts in the cache's index and indexes the keys itself")
         // A policy that indexes the keys leaves the cache's index empty: its smallest size.
         self.index = SlotIndex(minimumCapacity: Self.policyIndexes ? 0 : max(expectedCount, 16))
@@ -83,7 +83,7 @@
 
     /// Whether the policy's table is the index (`EvictionPolicy.indexesKeys`): then `index` stays
     /// empty.
-    @inlinable package static var policyIndexes: Bool { Policy.indexesKeys && Key.self == UInt64.self }
+    @inlinable package static var policyIndexes: Bool { Policy._indexesKeys && Key.self == UInt64.self }
 
     /// Whether `values` holds anything: a cache of `Void` (the simulator's) keeps none, its
     /// every live entry's value being `()`.
@@ -101,9 +101,9 @@
     /// The live slot of `key`, or nil when it is absent or only a ghost.
     @inline(__always)
     @inlinable package func liveSlot(for key: Key) -> Int32? {
-        if Self.policyIndexes { return policy.indexedSlot(for: key.hashBits) }
+        if Self.policyIndexes { return policy._indexedSlot(for: key.hashBits) }
         guard let slot = index.slot(for: key) else { return nil }
-        return Policy.keepsGhostsInIndex && slot >= Self.ghostTag ? nil : slot
+        return Policy._keepsGhostsInIndex && slot >= Self.ghostTag ? nil : slot
     }
 
     @inlinable package func ghostKey(_ record: Int32) -> Key { ghostKeys[record]! }
@@ -111,7 +111,7 @@
     @inlinable package func key(ofSlot slot: Int32) -> Key { entries[slot].key! }
 
     @inline(__always)
-    @inlinable package mutating func upcoming(nextUse: Int64) { policy.upcoming(nextUse: nextUse) }
+    @inlinable package mutating func upcoming(nextUse: Int64) { policy._upcoming(nextUse: nextUse) }
 
     @inlinable package func contains(_ key: Key) -> Bool { liveSlot(for: key) != nil }
 
@@ -141,18 +141,18 @@
                 expiryOrder.moveToTail(slot, in: expiryLinks)
             }
         }
-        if Policy.resizesOnHit, let requestSize {
+        if Policy._resizesOnHit, let requestSize {
             let cost = configuration.cost(ofSize: requestSize)
             let old = entries[slot].cost
             if cost != old {
                 entries[slot].cost = cost
                 totalCost += cost - old
-                policy.resized(slot, cost: cost)
+                policy._resized(slot, cost: cost)
             }
         }
         policy.accessed(slot)
         let value = storedValue(slot)
-        while let victim = policy.pendingVictim() { evict(victim) }
+        while let victim = policy._pendingVictim() { evict(victim) }
         return value
     }
 }

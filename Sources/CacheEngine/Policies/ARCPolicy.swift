@@ -22,7 +22,7 @@
 /// - Complexity: O(1) access, insert and evict (intrusive lists; ghosts in `GhostFIFO`s).
 /// - Invariant: T1 and T2 hold exactly the live slots, each tagged with its list, and their
 ///   costs are the sums of their entries'; a key is never both cached and a ghost.
-public struct ARCPolicy: EvictionPolicy {
+public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "ARC"
     public static let summary =
         "recency list T1 and frequency list T2 with an adaptive split and ghosts (libCacheSim ARC)"

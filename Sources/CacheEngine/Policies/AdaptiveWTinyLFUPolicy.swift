@@ -47,7 +47,7 @@
 ///   its region, their costs the sums of their entries'; after every request the window is within
 ///   its share, protected within its share (unless 1,000 demotions did not suffice), and the two
 ///   shares add up to what they did at the start.
-public struct AdaptiveWTinyLFUPolicy: EvictionPolicy {
+public struct AdaptiveWTinyLFUPolicy: AdmittingPolicy, SelfEvictingPolicy, RandomizedPolicy {
     public static let summary =
         "W-TinyLFU as Caffeine builds it: weighted regions, a hill-climbing window, a doorkeeper before the sketch (Caffeine 3.2.4)"
     public static let mayDeclineNewEntries = true

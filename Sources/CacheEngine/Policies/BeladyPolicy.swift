@@ -15,12 +15,11 @@
 /// - Complexity: O(log n) access, insert and evict, for n entries; no allocation once grown.
 /// - Invariant: the heap (`IndexedHeap`) holds exactly the live slots, and no entry's next use is
 ///   later than its parent's.
-public struct BeladyPolicy: EvictionPolicy {
+public struct BeladyPolicy: FutureAwarePolicy {
     public static let libCacheSimName: String? = "Belady"
     public static let summary =
         "next used farthest in the future first: the offline optimum, simulator only (libCacheSim Belady)"
     public static let relativeCost = 3.0
-    @inlinable public static var needsFuture: Bool { true }
 
     /// Entries by next use, the farthest on top; ties moved as libCacheSim's pqueue moves them.
     @usableFromInline package var heap = IndexedHeap(filler: NextUse(Int64.max))

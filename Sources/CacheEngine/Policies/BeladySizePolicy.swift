@@ -26,14 +26,13 @@
 ///
 /// - Complexity: O(1) access and insert; evict O(128) expected.
 /// - Invariant: the table holds exactly the live slots, each filed with a next use.
-public struct BeladySizePolicy: EvictionPolicy {
+public struct BeladySizePolicy: AdmittingPolicy, SelfEvictingPolicy, RandomizedPolicy, FutureAwarePolicy {
     public static let libCacheSimName: String? = "BeladySize"
     public static let drawsRandomly = true
     public static let summary =
         "largest size × distance to next use, of 128 sampled; simulator only (libCacheSim BeladySize)"
     public static let mayDeclineNewEntries = true
     public static let relativeCost = 5.0
-    @inlinable public static var needsFuture: Bool { true }
 
     /// Samples per eviction (libcachesim's Python default `n_samples`).
     @usableFromInline package static let samples = 128

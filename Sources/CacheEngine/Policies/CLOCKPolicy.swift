@@ -9,7 +9,7 @@
 /// - Complexity: O(1) access and insert; evict O(1) amortized (every entry it passes over had its
 ///   bit set by a hit since it was last passed).
 /// - Invariant: `order` holds exactly the live slots, the next one the hand looks at first.
-public struct CLOCKPolicy: EvictionPolicy {
+public struct CLOCKPolicy: PrefetchingPolicy {
     public static let libCacheSimName: String? = "Clock"
     public static let summary = "FIFO giving hit entries a second chance (libCacheSim Clock)"
 

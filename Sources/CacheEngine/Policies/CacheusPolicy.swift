@@ -35,7 +35,7 @@
 ///   insertions that caused them); a frequency list emptied scans up to the highest in use.
 /// - Invariant: R and SR hold exactly the live slots, as do CR-LFU's frequency lists, each entry in
 ///   the list of its count; H, the ghost LRUs and the queues' costs are within their capacities.
-public struct CacheusPolicy: EvictionPolicy {
+public struct CacheusPolicy: AdmittingPolicy, SelfEvictingPolicy, RandomizedPolicy {
     public static let libCacheSimName: String? = "Cacheus"
     public static let drawsRandomly = true
     public static let summary =

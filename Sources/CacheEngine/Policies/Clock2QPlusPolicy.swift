@@ -25,7 +25,7 @@
 ///   was hit since it was last moved).
 /// - Invariant: `small` and `main` hold exactly the live slots, each tagged with its queue;
 ///   `small.cost` and `main.cost` are the sums of their entries' costs.
-public struct Clock2QPlusPolicy: EvictionPolicy {
+public struct Clock2QPlusPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "Clock2QPlus"
     public static let summary =
         "small FIFO with a correlation window, main clock, ghost FIFO (libCacheSim Clock2QPlus)"

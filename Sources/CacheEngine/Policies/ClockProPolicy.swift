@@ -19,7 +19,7 @@
 /// - Complexity: O(1) access, insert and evict.
 /// - Invariant: `order` holds exactly the live slots, oldest first, and `cold` is the sum of their
 ///   costs, at most `coldLimit`.
-public struct ClockProPolicy: EvictionPolicy {
+public struct ClockProPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "ClockPro"
     public static let summary =
         "CLOCK-Pro with libCacheSim's defaults: admits while half the cache is free, never evicts (libCacheSim ClockPro)"

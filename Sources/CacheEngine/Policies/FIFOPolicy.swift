@@ -4,7 +4,7 @@
 ///
 /// - Complexity: O(1) access (nothing to do), insert and evict.
 /// - Invariant: `order` holds exactly the live slots, oldest insertion first.
-public struct FIFOPolicy: EvictionPolicy {
+public struct FIFOPolicy: PrefetchingPolicy {
     public static let libCacheSimName: String? = "FIFO"
     public static let summary = "first inserted first; hits change nothing (libCacheSim FIFO)"
 

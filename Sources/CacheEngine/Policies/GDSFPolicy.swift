@@ -18,7 +18,7 @@
 ///
 /// - Complexity: O(log n) access, insert and evict, for n entries; no allocation once grown.
 /// - Invariant: the heap holds exactly the live slots, and no entry ranks below its parent.
-public struct GDSFPolicy: EvictionPolicy {
+public struct GDSFPolicy: AdmittingPolicy {
     public static let libCacheSimName: String? = "GDSF"
     public static let summary =
         "lowest of inflation + hits / size first: small, often used images stay (libCacheSim GDSF)"

@@ -11,7 +11,7 @@
 ///
 /// - Complexity: O(1) access and insert; evict O(64) expected.
 /// - Invariant: the table holds exactly the live slots.
-public struct HyperbolicPolicy: EvictionPolicy {
+public struct HyperbolicPolicy: AdmittingPolicy, KeyIndexingPolicy, RandomizedPolicy {
     public static let libCacheSimName: String? = "Hyperbolic"
     public static let drawsRandomly = true
     public static let summary =
@@ -59,8 +59,6 @@ public struct HyperbolicPolicy: EvictionPolicy {
     }
 
     /// The table is the cache's index too: a lookup reads its key's bucket.
-    @inlinable public static var indexesKeys: Bool { true }
-
     @inline(__always)
     @inlinable public func indexedSlot(for key: UInt64) -> Int32? { table.slot(forKey: key) }
 

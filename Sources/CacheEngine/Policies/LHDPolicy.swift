@@ -23,13 +23,12 @@
 /// - Complexity: O(1) access and insert, O(8) evict; a reconfiguration, every 2^20 updates, is
 ///   O(16 × 20,000).
 /// - Invariant: `order[0..<count]` holds exactly the live slots, each at `position[slot]`.
-public struct LHDPolicy: EvictionPolicy {
+public struct LHDPolicy: ResizingPolicy, RandomizedPolicy {
     public static let libCacheSimName: String? = "LHD"
     public static let drawsRandomly = true
     public static let summary =
         "lowest hit density of 8 sampled and the 8 last admitted (libCacheSim LHD)"
     public static let relativeCost = 2.5
-    @inlinable public static var resizesOnHit: Bool { true }
 
     @usableFromInline package static let maximumAge = 20_000
     @usableFromInline package static let classes = 16

@@ -43,13 +43,12 @@
 /// - Invariant: the engine's live slots are exactly the resident keys (LIR or resident HIR in S,
 ///   or in Q), each record knowing its slot; a record lives while it is in a list or stored; S's
 ///   cost is the sum of its records'.
-public struct LIRSPolicy: EvictionPolicy {
+public struct LIRSPolicy: AdmittingPolicy, KeyIndexingPolicy, SelfCountingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "LIRS"
     public static let summary =
         "LIR set of reused entries, 1 % for HIR entries evicted first, a stack of recency (libCacheSim LIRS)"
     public static let storedShare: Double? = 0.01
     public static let relativeCost = 2.5
-    public static let makesRoomItself = true
 
     /// The HIR entries' share: 1 % of the capacity, truncated, at least 1.
     @usableFromInline package let hirLimit: UInt64
@@ -141,8 +140,6 @@ public struct LIRSPolicy: EvictionPolicy {
     /// The records' index is the cache's index too (with the simulator's keys): every resident
     /// key has a record, which holds its slot. So a miss looks its key up once, not in the
     /// engine's index and then in the records', and an eviction leaves no engine index to update.
-    @inlinable public static var indexesKeys: Bool { true }
-
     @inline(__always)
     @inlinable public func indexedSlot(for key: UInt64) -> Int32? {
         guard let record = records.find(key) else { return nil }

@@ -13,7 +13,7 @@
 ///   `IndexedHeap`); no allocation once grown.
 /// - Invariant: `once` and `twice` hold exactly the live slots, each tagged with where it is; an
 ///   entry in `twice` is ranked by its second-to-last use.
-public struct LRUKPolicy: EvictionPolicy {
+public struct LRUKPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "LRUK"
     public static let summary =
         "used once first (FIFO), then the oldest second-to-last use (libCacheSim LRUK, k = 2)"

@@ -5,7 +5,7 @@
 ///
 /// - Complexity: O(1) access, insert and evict (intrusive list over slot arrays).
 /// - Invariant: `order` holds exactly the live slots, least recent first.
-public struct LRUPolicy: EvictionPolicy {
+public struct LRUPolicy: PrefetchingPolicy {
     public static let libCacheSimName: String? = "LRU"
     public static let summary = "least recently used first (libCacheSim LRU)"
     public static let ordersByRecency = true

@@ -35,14 +35,13 @@
 ///   frequency scans up to the highest in use, as libCacheSim's does.
 /// - Invariant: the recency list and the frequency lists hold exactly the live slots, each in the
 ///   list of its frequency; the ghost FIFOs cost at most half the capacity each.
-public struct LeCaRPolicy: EvictionPolicy {
+public struct LeCaRPolicy: AdmittingPolicy, GhostIndexingPolicy, RandomizedPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "LeCaR"
     public static let drawsRandomly = true
     public static let summary =
         "LRU's or LFU's victim, picked at random by weights learnt from ghost hits (libCacheSim LeCaR)"
     public static let relativeCost = 2.0
     @inlinable public static var victimLookahead: Int { 3 }
-    @inlinable public static var keepsGhostsInIndex: Bool { true }
 
     /// Which expert evicted a ghost's entry.
     @usableFromInline package enum Expert: Int8 {

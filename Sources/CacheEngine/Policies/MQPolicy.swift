@@ -22,7 +22,7 @@
 ///   `KeyedRecords` on a `CostedList`); no allocation once grown.
 /// - Invariant: the queues hold exactly the live slots, each tagged with its queue; Qout's cost is
 ///   the sum of its ghosts' and at most its share.
-public struct MQPolicy: EvictionPolicy {
+public struct MQPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "MQ"
     public static let summary =
         "eight LRU queues by log₂ of the use count, demotion after a lifetime, a ghost FIFO of counts (libCacheSim MQ)"

@@ -11,7 +11,7 @@
 /// - Complexity: O(1) access and insert; evict O(1) expected (draws until a bucket is not empty,
 ///   then takes an entry of its chain).
 /// - Invariant: the table holds exactly the live slots.
-public struct RandomPolicy: EvictionPolicy {
+public struct RandomPolicy: KeyIndexingPolicy, RandomizedPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "Random"
     public static let drawsRandomly = true
     public static let summary = "a random entry (libCacheSim Random)"
@@ -98,8 +98,6 @@ public struct RandomPolicy: EvictionPolicy {
             skipping += Int(hints[depth].draws)
         }
     }
-
-    @inlinable public static var indexesKeys: Bool { true }
 
     @inline(__always)
     @inlinable public func indexedSlot(for key: UInt64) -> Int32? { table.slot(forKey: key) }

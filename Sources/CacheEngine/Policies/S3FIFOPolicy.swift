@@ -17,7 +17,7 @@
 ///   was hit since it was last moved).
 /// - Invariant: `small` and `main` hold exactly the live slots, each tagged with its queue;
 ///   `small.cost` and `main.cost` are the sums of their entries' costs.
-public struct S3FIFOPolicy: EvictionPolicy {
+public struct S3FIFOPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "S3FIFO"
     public static let summary = "small FIFO, main FIFO and ghost FIFO (libCacheSim S3FIFO)"
     public static let storedShare: Double? = 0.1

@@ -10,7 +10,7 @@
 /// - Complexity: O(1) access and insert; evict O(1) amortized (each bit it clears was set by a hit).
 /// - Invariant: `order` holds exactly the live slots, oldest first; `hand` is nil (start at the
 ///   oldest) or one of them.
-public struct SIEVEPolicy: EvictionPolicy {
+public struct SIEVEPolicy: PrefetchingPolicy {
     public static let libCacheSimName: String? = "Sieve"
     public static let summary = "a hand sweeping old to new evicts the first unhit entry (libCacheSim Sieve)"
 

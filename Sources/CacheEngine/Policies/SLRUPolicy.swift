@@ -19,7 +19,7 @@
 /// - Invariant: the four segments hold exactly the live slots, each tagged with its segment, and
 ///   each segment's cost is the sum of its entries'; segments 1 to 3 are within their share after
 ///   every call.
-public struct SLRUPolicy: EvictionPolicy {
+public struct SLRUPolicy: AdmittingPolicy, SelfEvictingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "SLRU"
     public static let summary =
         "four LRU segments, a hit promoting one segment up, overflow cooling down (libCacheSim SLRU, S4LRU)"

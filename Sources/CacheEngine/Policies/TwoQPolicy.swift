@@ -13,7 +13,7 @@
 /// - Complexity: O(1) access, insert and evict (intrusive lists; ghosts in a `GhostFIFO`).
 /// - Invariant: `ain` and `am` hold exactly the live slots, each tagged with its queue; `ain.cost`
 ///   and `am.cost` are the sums of their entries' costs.
-public struct TwoQPolicy: EvictionPolicy {
+public struct TwoQPolicy: AdmittingPolicy, SelfEvictingPolicy, PrefetchingPolicy {
     public static let libCacheSimName: String? = "TwoQ"
     public static let summary = "FIFO Ain, LRU Am, ghost Aout sending returning keys to Am (libCacheSim TwoQ)"
     public static let storedShare: Double? = 0.25

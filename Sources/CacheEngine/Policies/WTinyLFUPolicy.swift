@@ -27,7 +27,7 @@
 ///   was inserted once); the sketch's halving is O(its width) every 32 × main's capacity hits.
 /// - Invariant: `window`, `probation` and `protected` hold exactly the live slots, each tagged
 ///   with its list; the three costs are the sums of their entries' costs.
-public struct WTinyLFUPolicy: EvictionPolicy {
+public struct WTinyLFUPolicy: AdmittingPolicy, SelfEvictingPolicy {
     public static let libCacheSimName: String? = "WTinyLFU"
     public static let summary =
         "1 % LRU window before a segmented-LRU main, a frequency sketch admitting window victims (libCacheSim WTinyLFU)"

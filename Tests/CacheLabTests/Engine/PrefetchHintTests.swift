@@ -4,7 +4,7 @@ import Testing
 
 @testable import CacheLab
 
-/// The simulated replay's hints (`EvictionPolicy.prefetch`, `prefetchHit`, `prefetchMiss`, the
+/// The simulated replay's hints (`PrefetchingPolicy.prefetch`, `prefetchHit`, `prefetchMiss`, the
 /// victim hints and their lookahead) only load memory. A simulated run, which gives them on
 /// every request, must count what the same requests count through the engine without them, for
 /// every policy in both size modes. (The engine's own hints inside a burst of evictions,
