@@ -5,7 +5,11 @@ import PackageDescription
 // `CACHELAB_OPTIMIZE_CORE=1` compiles the core with -O in debug builds too, its assertions kept
 // (`-assert-config Debug`): the tests replay millions of requests through it, checking every
 // invariant after each, and take about 40 % less time, for a build CI could not tell apart (CI
-// sets it; the DocC article Continuous integration has the figures). Off by default, so that a debugger sees
+// sets it; the DocC article Continuous integration has the figures). The contract module the
+// tests share gets it too: a module compiled without -O runs the engine's inlinable code
+// unspecialized, so the invariant checks it makes after every operation would look up generic
+// metadata at every step (the whole test module with -O saves as much test time as it costs
+// to compile, so it stays without). Off by default, so that a debugger sees
 // every variable and a package depending on this one meets no unsafe flags.
 let optimizeCore = ProcessInfo.processInfo.environment["CACHELAB_OPTIMIZE_CORE"] == "1"
 let coreSettings: [SwiftSetting] =
@@ -198,7 +202,10 @@ let package = Package(
         // The ImageCaching contract as rules any conformer is put through (the engine in
         // CacheLabTests, RecordingCache in RecipeClientTests).
         .target(
-            name: "CacheLabContracts", dependencies: ["CacheEngine", "ClientModel", "CacheLab"], path: "Tests/Contracts"
+            name: "CacheLabContracts",
+            dependencies: ["CacheEngine", "ClientModel", "CacheLab"],
+            path: "Tests/Contracts",
+            swiftSettings: coreSettings
         ),
     ],
     swiftLanguageModes: [.v6]

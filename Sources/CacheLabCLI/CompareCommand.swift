@@ -124,29 +124,7 @@ struct CompareCommand: AsyncParsableCommand {
         )
         let results = plan.manifest.runs(try await Execution.sweep(plan, jobs: jobs, what: "compare"))
         let liveRuns = live ? try await replayLive(sources, Comparison.rankings(results), request) : []
-        try Self.emit(results, liveRuns: liveRuns, command: plan.manifest.command, outDir: outDir)
-    }
-
-    /// Prints the rankings and writes compare.csv, the charts and README.md to `outDir`: the
-    /// same files from one machine's run and from a merge of its shards.
-    static func emit(_ results: [RunResult], liveRuns: [RunResult] = [], command: String, outDir: String) throws {
-        let rankings = Comparison.rankings(results)
-        try Output.result(ComparisonReport.table(rankings), to: nil)
-        try Directory.create(outDir)
-        let csv = "compare.csv"
-        var files = [ComparisonReport.File(name: csv, contents: Report.csv(results + liveRuns))]
-        files += rankings.flatMap(ComparisonReport.charts)
-        let liveCharts = rankings.compactMap { ranking in
-            ComparisonReport.liveChart(ranking.trace, runs: liveRuns.filter { $0.trace == ranking.trace })
-        }
-        files += liveCharts
-        files.append(
-            ComparisonReport.File(
-                name: "README.md",
-                contents: ComparisonReport.markdown(
-                    rankings, command: command, csv: csv, extraCharts: liveCharts.map(\.name))))
-        for file in files { try Output.result(file.contents, to: outDir + "/" + file.name) }
-        Output.status("wrote \(files.count) files to \(outDir)/ (README.md embeds the charts)")
+        try Emitter.comparison(results, liveRuns: liveRuns, command: plan.manifest.command, outDir: outDir)
     }
 
     /// Each policy (at its first lifetime) at each trace's middle capacity, replayed through the
@@ -172,7 +150,7 @@ struct CompareCommand: AsyncParsableCommand {
             ) { run in
                 let measured = run.live
                 Output.status(
-                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; \(RunCommand.describe(run.agreement))"
+                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency.p95, places: 2)) ms, \(measured.failures) failed; \(Emitter.describe(run.agreement))"
                 )
             }
             runs += verified.map(\.live.run)

@@ -103,16 +103,6 @@ struct MRCCommand: AsyncParsableCommand {
                 )
             }
         }
-        try Self.emit(plan.manifest.curve(outputs), format: format, out: out)
-    }
-
-    /// Prints the curve points, or writes them to `out`: the same from one machine's run and
-    /// from a merge of its shards.
-    static func emit(_ points: [CurvePoint], format: OutputFormat, out: String?) throws {
-        let policies = Set(points.map(\.policy)).count
-        Output.status("\(points.count) points (\(policies) policies)")
-        let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
-        try Output.result(text, to: out)
-        if let out { Output.status("wrote \(out)") }
+        try Emitter.curve(plan.manifest.curve(outputs), format: format, out: out)
     }
 }

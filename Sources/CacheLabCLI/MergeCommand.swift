@@ -54,11 +54,11 @@ struct MergeCommand: AsyncParsableCommand {
         )
         switch manifest.kind {
         case .compare:
-            try CompareCommand.emit(manifest.runs(outputs), command: manifest.command, outDir: outDir)
+            try Emitter.comparison(manifest.runs(outputs), command: manifest.command, outDir: outDir)
         case .mrc:
-            try MRCCommand.emit(manifest.curve(outputs), format: try format(manifest), out: out)
+            try Emitter.curve(manifest.curve(outputs), format: try format(manifest), out: out)
         case .run:
-            try RunCommand.emit(manifest.runs(outputs), format: try format(manifest), out: out)
+            try Emitter.runs(manifest.runs(outputs), format: try format(manifest), out: out)
         }
     }
 

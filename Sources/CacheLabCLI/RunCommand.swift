@@ -178,7 +178,7 @@ struct RunCommand: AsyncParsableCommand {
                 "belady at \(output.run.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(output.run.hits)) hits"
             )
         }
-        try Self.emit(plan.manifest.runs(outputs), format: format, out: out)
+        try Emitter.runs(plan.manifest.runs(outputs), format: format, out: out)
     }
 
     /// What to replay, from the options.
@@ -218,7 +218,7 @@ struct RunCommand: AsyncParsableCommand {
             trace, clients: configurations, options: options, server: live.server,
             configuration: try live.serverConfiguration(network: configurations[0].network)
         ) { run in
-            Output.status(Self.describe(run, trace: trace))
+            Output.status(Emitter.describe(run, trace: trace))
         }
         if let recorder = options.recorder {
             let summary = try await recorder.close()
@@ -226,53 +226,11 @@ struct RunCommand: AsyncParsableCommand {
                 "recorded \(summary.records) lookups and events in \(summary.parts.count) part\(summary.parts.count == 1 ? "" : "s") in \(recorder.directory.path)"
             )
         }
-        try Self.emit(runs.map(\.live.run), format: format, out: out)
+        try Emitter.runs(runs.map(\.live.run), format: format, out: out)
         let notWhole = runs.reduce(0) { $0 + $1.live.notWhole }
         if notWhole > 0 {
             throw CLIError("\(notWhole) answers were not whole images: the pipeline served a partial or corrupt image")
         }
-    }
-
-    /// How the live outcomes agreed with the simulator's, in words.
-    static func describe(_ agreement: OutcomeAgreement) -> String {
-        var text =
-            "outcome agreeing with the simulator's for \(Report.grouped(agreement.agreeing)) of \(Report.grouped(agreement.requests))"
-        if agreement.undecided == agreement.requests {
-            text += " (not paced: delayed hits count as hits)"
-        } else if agreement.undecided > 0 {
-            text +=
-                " (\(Report.grouped(agreement.undecided)) within the timing margin, \(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
-        } else {
-            text += " (\(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
-        }
-        for disagreement in agreement.firstDisagreements.prefix(3) { text += "\n  \(disagreement)" }
-        return text
-    }
-
-    /// The status lines of one live run.
-    static func describe(_ run: LiveReplay.VerifiedRun, trace: Trace) -> String {
-        let measured = run.live
-        var lines = [
-            "\(measured.run.label): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); \(Self.describe(run.agreement)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
-        ]
-        if !measured.faultsInjected.isEmpty {
-            let kinds = measured.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-            lines.append(
-                "  the server injected \(measured.faultsInjected.values.reduce(0, +)) faults: \(kinds.joined(separator: ", "))"
-            )
-        }
-        if measured.failures > 0 {
-            lines.append("  \(measured.failures) requests failed; first: \(measured.firstErrors.first ?? "")")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// Prints the results as the table or CSV asked for, or writes them to `out`: the same from
-    /// one machine's run and from a merge of its shards.
-    static func emit(_ results: [RunResult], format: OutputFormat, out: String?) throws {
-        let text = format == .csv ? Report.csv(results) : Report.table(results)
-        try Output.result(text, to: out)
-        if let out { Output.status("wrote \(out)") }
     }
 
     func policies() throws -> [PolicyKind] {

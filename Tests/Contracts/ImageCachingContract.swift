@@ -45,7 +45,10 @@ public enum ImageCachingContract {
         }
         func cache(_ capacity: Int, _ mode: SizeMode = .bytes, ttl: Int64? = nil, trimRatio: Double? = nil) -> Subject {
             let configuration = kind.configuration(capacity: capacity, sizeMode: mode, ttl: ttl, trimRatio: trimRatio)
-            return kind.withOrder(SubjectMaker(configuration: configuration, conformer: conformer))
+            // The engine is made and read for its policy alone (not for the conformer too), so
+            // that its invariant checks, run after every operation, are specialized.
+            let made = kind.withOrder(EngineMaker(configuration: configuration))
+            return Subject(conformer.wrap(made.cache), engine: made.engine)
         }
         switch rule {
         case .aLookupAfterAnInsertHits:
@@ -193,13 +196,13 @@ public enum ImageCachingContract {
         }
     }
 
-    private struct SubjectMaker<Wrapper: Conformer>: PolicyBody {
+    private struct EngineMaker: PolicyBody {
+        typealias Made = (cache: any ImageCaching<UInt64, Void>, engine: EngineView)
         let configuration: CacheConfiguration
-        let conformer: Wrapper
 
-        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Subject {
+        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Made {
             let cache = Cache<UInt64, Void, Policy>(configuration: configuration, expectedCount: 4)
-            return Subject(conformer.wrap(cache), engine: EngineView(cache))
+            return (cache, EngineView(cache))
         }
     }
 }

@@ -1,0 +1,82 @@
+import CacheLab
+import LiveReplay
+
+/// What every command prints and writes at its end, in one place: a run's table or CSV, a
+/// curve's points, a comparison's files, and the status lines of live replays. A merge of shards
+/// emits through the same functions as the one-machine command whose shards it merges, so the
+/// two give the same bytes; no command calls another.
+enum Emitter {
+    /// How the live outcomes agreed with the simulator's, in words.
+    static func describe(_ agreement: OutcomeAgreement) -> String {
+        var text =
+            "outcome agreeing with the simulator's for \(Report.grouped(agreement.agreeing)) of \(Report.grouped(agreement.requests))"
+        if agreement.undecided == agreement.requests {
+            text += " (not paced: delayed hits count as hits)"
+        } else if agreement.undecided > 0 {
+            text +=
+                " (\(Report.grouped(agreement.undecided)) within the timing margin, \(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
+        } else {
+            text += " (\(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
+        }
+        for disagreement in agreement.firstDisagreements.prefix(3) { text += "\n  \(disagreement)" }
+        return text
+    }
+
+    /// The status lines of one live run.
+    static func describe(_ run: LiveReplay.VerifiedRun, trace: Trace) -> String {
+        let measured = run.live
+        var lines = [
+            "\(measured.run.label): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); \(Self.describe(run.agreement)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
+        ]
+        if !measured.faultsInjected.isEmpty {
+            let kinds = measured.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            lines.append(
+                "  the server injected \(measured.faultsInjected.values.reduce(0, +)) faults: \(kinds.joined(separator: ", "))"
+            )
+        }
+        if measured.failures > 0 {
+            lines.append("  \(measured.failures) requests failed; first: \(measured.firstErrors.first ?? "")")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Prints the results as the table or CSV asked for, or writes them to `out`: the same from
+    /// one machine's run and from a merge of its shards.
+    static func runs(_ results: [RunResult], format: OutputFormat, out: String?) throws {
+        let text = format == .csv ? Report.csv(results) : Report.table(results)
+        try Output.result(text, to: out)
+        if let out { Output.status("wrote \(out)") }
+    }
+
+    /// Prints the rankings and writes compare.csv, the charts and README.md to `outDir`: the
+    /// same files from one machine's run and from a merge of its shards.
+    static func comparison(_ results: [RunResult], liveRuns: [RunResult] = [], command: String, outDir: String) throws {
+        let rankings = Comparison.rankings(results)
+        try Output.result(ComparisonReport.table(rankings), to: nil)
+        try Directory.create(outDir)
+        let csv = "compare.csv"
+        var files = [ComparisonReport.File(name: csv, contents: Report.csv(results + liveRuns))]
+        files += rankings.flatMap(ComparisonReport.charts)
+        let liveCharts = rankings.compactMap { ranking in
+            ComparisonReport.liveChart(ranking.trace, runs: liveRuns.filter { $0.trace == ranking.trace })
+        }
+        files += liveCharts
+        files.append(
+            ComparisonReport.File(
+                name: "README.md",
+                contents: ComparisonReport.markdown(
+                    rankings, command: command, csv: csv, extraCharts: liveCharts.map(\.name))))
+        for file in files { try Output.result(file.contents, to: outDir + "/" + file.name) }
+        Output.status("wrote \(files.count) files to \(outDir)/ (README.md embeds the charts)")
+    }
+
+    /// Prints the curve points, or writes them to `out`: the same from one machine's run and
+    /// from a merge of its shards.
+    static func curve(_ points: [CurvePoint], format: OutputFormat, out: String?) throws {
+        let policies = Set(points.map(\.policy)).count
+        Output.status("\(points.count) points (\(policies) policies)")
+        let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
+        try Output.result(text, to: out)
+        if let out { Output.status("wrote \(out)") }
+    }
+}
