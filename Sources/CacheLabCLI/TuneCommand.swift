@@ -12,17 +12,22 @@ import ClientModel
 struct TuneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
-        abstract: "Recommend the client's defaults: the smallest tiers within a margin of the best.",
+        abstract:
+            "Recommend the client's defaults: the smallest tiers that cost users no more than a margin over the best.",
         discussion: """
             Replays every candidate as the real client would run it, on every trace (default: \
             every scroll scenario, the month-long ones included; --trace files are streamed), every \
-            candidate of a stage a cell of one pass per trace, and picks:
+            candidate of a stage a cell of one pass per trace, and judges it by what a miss costs \
+            the app's users: the bytes they download (summed over the traces) and the time they \
+            wait (p95 latency, averaged). It picks:
               1. the disk tier: the smallest capacity (up to --disk-budget, encoded bytes) whose \
-            policy and lifetime come within --margin of the best mean hit ratio any candidate reaches;
+            client downloads at most --bytes-margin more than the fewest bytes any candidate \
+            downloads, with a p95 at most --latency-margin above the lowest;
               2. the memory tier in front of it: the smallest capacity (up to the memory budget, \
-            decoded bytes: --memory-budget, or --memory-share of the --client-device's RAM) within --margin \
-            of the largest share of requests served from memory.
-            Ties go to the higher byte hit ratio, then the lower p95 latency.
+            decoded bytes: --memory-budget, or --memory-share of the --client-device's RAM) that keeps \
+            the client within those bounds and leaves at most --memory-margin more requests to the \
+            disk and the network than the best memory tier does.
+            Ties go to fewer bytes, then the lower p95, then the shorter lifetime.
 
             Writes to --out-dir:
               recommended-defaults.json    the tiers and the figures they are expected to reach
@@ -35,7 +40,7 @@ struct TuneCommand: AsyncParsableCommand {
             Use a release build: swift run -c release cachelab tune ... (a debug build is over ten \
             times slower).
 
-            Example: cachelab tune --client-device android-go-2gb --disk-budget 32MiB --margin 0.005
+            Example: cachelab tune --client-device android-go-2gb --disk-budget 32MiB --bytes-margin 0.02
             """
     )
 
@@ -58,8 +63,21 @@ struct TuneCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "How far below the best a pick may be, in hit-ratio points (0.01 = 1 point).", valueName: "ratio"))
-    var margin = 0.01
+            "How many more bytes than the fewest any candidate downloads a pick may cost, as a share (0.05 = 5 % more).",
+            valueName: "ratio"))
+    var bytesMargin = 0.05
+
+    @Option(
+        help: ArgumentHelp(
+            "How far above the lowest p95 latency any candidate reaches a pick's may be, in milliseconds.",
+            valueName: "ms"))
+    var latencyMargin = 0.5
+
+    @Option(
+        help: ArgumentHelp(
+            "How many more requests than the best memory tier a pick may leave to the disk and the network, as a share (0.05 = 5 % more).",
+            valueName: "ratio"))
+    var memoryMargin = 0.05
 
     @Option(help: ArgumentHelp("Policies to try, comma-separated, or 'all'.", valueName: "name[,name...]"))
     var policy = "all"
@@ -93,8 +111,14 @@ struct TuneCommand: AsyncParsableCommand {
         _ = try memoryBytes()
         _ = try budget(diskBudget, "--disk-budget")
         guard memoryShare > 0, memoryShare <= 1 else { throw ValidationError("--memory-share is a share in (0, 1]") }
-        guard margin >= 0, margin < 1 else {
-            throw ValidationError("--margin is a share of hit ratio in 0..<1, e.g. 0.01")
+        guard bytesMargin >= 0, bytesMargin.isFinite else {
+            throw ValidationError("--bytes-margin is a share of at least 0, e.g. 0.05 for 5 % more bytes")
+        }
+        guard latencyMargin >= 0, latencyMargin.isFinite else {
+            throw ValidationError("--latency-margin is milliseconds, at least 0, e.g. 0.5")
+        }
+        guard memoryMargin >= 0, memoryMargin.isFinite else {
+            throw ValidationError("--memory-margin is a share of at least 0, e.g. 0.05")
         }
         guard try !policies().isEmpty else { throw ValidationError("--policy names no policy a client can run") }
         _ = try ttls()
@@ -137,7 +161,8 @@ struct TuneCommand: AsyncParsableCommand {
         let request = Tuner.Request(
             memoryBudget: try memoryBytes(),
             diskBudget: try budget(diskBudget, "--disk-budget"),
-            margin: margin, policies: try policies(), diskTTLs: try ttls(), network: network.network)
+            bytesMargin: bytesMargin, latencyMargin: latencyMargin, memoryMargin: memoryMargin,
+            policies: try policies(), diskTTLs: try ttls(), network: network.network)
         Output.status(
             "tuning on \(sources.count) traces: \(request.policies.count) policies, \(request.diskTTLs.count) disk lifetimes, \(Tuner.capacities(upTo: request.diskBudget).count) disk and \(Tuner.capacities(upTo: request.memoryBudget).count) memory capacities"
         )
@@ -161,7 +186,8 @@ struct TuneCommand: AsyncParsableCommand {
             try TuningReport.summarize([recommendation.client] + presets, on: sources, workers: jobs.jobs)
         }
         let command = Output.commandLine()
-        let json = TuningReport.json(recommendation, expected: comparison[0], command: command)
+        let json = TuningReport.json(
+            recommendation, expected: comparison[0], presets: Array(comparison.dropFirst()), command: command)
         let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)
 
         try Directory.create(outDir)
@@ -175,11 +201,15 @@ struct TuneCommand: AsyncParsableCommand {
             Output.status("wrote \(clientSource): rebuild the client to ship these defaults")
         }
         let summary = comparison[0]
+        let bounds = recommendation.bounds
         try Output.result(
             """
-            memory  \(recommendation.memory.label)  (serves \(Report.percent(recommendation.memory.score)) of requests; best within budget \(Report.percent(recommendation.bestMemory.score)))
-            disk    \(recommendation.disk.label)  (hit ratio \(Report.percent(recommendation.disk.score)); best within budget \(Report.percent(recommendation.bestDisk.score)))
-            client  hit ratio \(Report.percent(summary.hitRatio)), byte hit ratio \(Report.percent(summary.byteHitRatio)), p95 \(Report.decimal(summary.latencyP95, places: 1)) ms
+            memory  \(recommendation.memory.label)  (serves \(Report.percent(recommendation.memory.memoryShare)) of requests from memory; the best within budget, \(recommendation.bestMemory.label), \(Report.percent(recommendation.bestMemory.memoryShare)))
+            disk    \(recommendation.disk.label)  (downloads \(TuningReport.relative(recommendation.disk.bytesDownloaded, to: bounds.fewestBytes)) against the fewest any disk within budget downloads, \(recommendation.bestDisk.label))
+            client  downloads \(Report.bytes(summary.bytesDownloaded)) over \(recommendation.traces.count) traces, p95 \(Report.decimal(summary.latencyP95, places: 1)) ms, hit ratio \(Report.percent(summary.hitRatio)), byte hit ratio \(Report.percent(summary.byteHitRatio))
+
+            \(TuningReport.table(comparison))
+            \(TuningReport.verdict(comparison))
 
             """, to: nil)
     }

@@ -14,7 +14,7 @@ struct TuneCommandTests {
         let source = directory.appendingPathComponent("RecommendedDefaults.swift")
         let output = try Binary.run([
             "tune", "--scenario", "daily-reader", "--policy", "lru,s3fifo", "--ttl", "none,1d", "--memory-budget",
-            "128KiB", "--disk-budget", "1MiB", "--margin", "0.02", "--out-dir", directory.path, "--client-source",
+            "128KiB", "--disk-budget", "1MiB", "--bytes-margin", "0.05", "--out-dir", directory.path, "--client-source",
             source.path,
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -44,12 +44,24 @@ struct TuneCommandTests {
         let hitRatio = try #require(expected["hit_ratio"] as? Double)
         #expect(abs(hitRatio - run.hitRatio) < 1e-6)
 
+        // and every preset's figures beside it, for the README's answer
+        let presets = try #require(json["presets"] as? [[String: Any]])
+        #expect(presets.compactMap { $0["client"] as? String } == ClientPreset.allCases.map(\.rawValue))
+        #expect(presets.allSatisfy { ($0["bytes_downloaded"] as? Int ?? 0) > 0 })
+        #expect(expected["bytes_downloaded"] as? Int == run.bytesDownloaded)
+
         // and the explanation compares it with every preset
         let markdown = try String(
             contentsOf: directory.appendingPathComponent("recommended-defaults.md"), encoding: .utf8)
         #expect(markdown.contains("| **recommended** |"))
         for preset in ClientPreset.allCases {
             #expect(markdown.contains("| \(preset.rawValue) |"), "\(preset)")
+        }
+
+        // and the terminal ends with the same comparison, each preset beside the recommendation
+        #expect(output.stdout.contains("vs recommended"))
+        for preset in ClientPreset.allCases {
+            #expect(output.stdout.contains("\n\(preset.rawValue) "), "\(preset)")
         }
 
         // and the Swift source sets the same tiers as the client's defaults

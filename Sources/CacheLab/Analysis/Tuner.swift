@@ -1,57 +1,86 @@
 import CacheEngine
 import ClientModel
 
-/// Recommends a client's image-cache defaults: the smallest disk tier, then the smallest memory
-/// tier in front of it, whose policy (and lifetime) comes within a margin of the best any
-/// candidate reaches within the budget, averaged over the traces.
+/// Recommends a client's image-cache defaults by what the app's users pay for a miss: the bytes
+/// they download and the time they wait. It picks the smallest disk tier, then the smallest memory
+/// tier in front of it, that costs them no more than a margin over the best any candidate within
+/// the budgets reaches, summed (bytes) or averaged (p95) over the traces.
 ///
 /// Every candidate is replayed as a client (`Replay.simulate(_:client:)`: relaunches empty memory
 /// and rebuild the disk as the real pipeline does), so what is recommended is what the client
 /// will do.
 ///
 /// 1. **Disk.** Each policy × lifetime × capacity up to the disk budget runs as a disk-only
-///    client. The best is the highest mean hit ratio over the traces at any capacity in the
-///    budget. The recommendation is the smallest capacity at which some candidate comes within
-///    `margin` of it; among those, the highest mean byte hit ratio (bytes saved), then the lowest
-///    mean p95 latency, then the name.
+///    client. A candidate passes when it downloads at most `bytesMargin` more than the fewest bytes
+///    any candidate downloads (a relative margin: near a hit ratio of 92 %, one point is an eighth
+///    of the misses) and its p95 latency is within `latencyMargin` of the lowest. The
+///    recommendation is the smallest passing capacity; among those, the fewest bytes, then the
+///    lowest p95, then the shorter lifetime, then the name.
 /// 2. **Memory.** With that disk tier fixed, each policy × capacity up to the memory budget runs
-///    in front of it. The measure is the share of requests memory serves (the fastest answers);
-///    the same rule picks the smallest capacity within `margin` of the best, ties by overall
-///    byte hit ratio, then p95.
+///    in front of it. A candidate must keep the whole client within the disk stage's bounds (a
+///    memory tier changes what reaches the disk); among those, what memory buys is answers
+///    without a disk read, so a candidate passes when the share of requests it leaves to the disk
+///    and the network is at most `memoryMargin` more than the best memory tier leaves. The
+///    smallest passing capacity is picked; ties go to the larger share, then fewer bytes, then
+///    the lower p95, then the name.
 public enum Tuner {
     public struct Request: Sendable {
         public var memoryBudget: Int
         public var diskBudget: Int
-        /// How far below the best a recommendation may be, in hit-ratio points (0.01 = 1 point).
-        public var margin: Double
+        /// How many more bytes than the fewest any candidate downloads a pick may cost, as a share
+        /// of them (0.05: 5 % more).
+        public var bytesMargin: Double
+        /// How far above the lowest p95 latency any candidate reaches a pick's may be, in ms.
+        public var latencyMargin: Double
+        /// How large a share of the requests a memory tier may leave to the disk and the network,
+        /// relative to what the best memory tier leaves (0.05: 5 % more).
+        public var memoryMargin: Double
         public var policies: [PolicyKind]
         /// Disk lifetimes to try (ms); nil is none. Memory tiers get none: a relaunch empties them.
         public var diskTTLs: [Int64?]
         public var network: NetworkProfile
 
         public init(
-            memoryBudget: Int, diskBudget: Int, margin: Double = 0.01,
+            memoryBudget: Int, diskBudget: Int, bytesMargin: Double = 0.05, latencyMargin: Double = 0.5,
+            memoryMargin: Double = 0.05,
             policies: [PolicyKind] = PolicyKind.online.filter { $0 != .ttl },
             diskTTLs: [Int64?] = [nil, 86_400_000, 7 * 86_400_000, 30 * 86_400_000], network: NetworkProfile = .wifi
         ) {
             self.memoryBudget = memoryBudget
             self.diskBudget = diskBudget
-            self.margin = margin
+            self.bytesMargin = bytesMargin
+            self.latencyMargin = latencyMargin
+            self.memoryMargin = memoryMargin
             self.policies = policies.filter { !$0.needsFuture }
             self.diskTTLs = diskTTLs.isEmpty ? [nil] : diskTTLs
             self.network = network
         }
     }
 
-    /// One candidate tier and how it did, averaged over the traces.
+    /// One candidate tier and how its client did: ratios and latency averaged over the traces,
+    /// bytes summed.
     public struct Candidate: Sendable, Equatable {
         public var tier: TierConfiguration
-        /// Disk stage: the hit ratio; memory stage: the share of requests memory served.
-        public var score: Double
         public var hitRatio: Double
         public var byteHitRatio: Double
+        /// The share of requests the memory tier served (0 for a disk-only client).
+        public var memoryShare: Double
         public var latencyP95: Double
         public var bytesDownloaded: Int
+    }
+
+    /// What a client may cost its users and still pass: the disk stage's best plus the margins.
+    public struct Bounds: Sendable, Equatable {
+        /// The fewest bytes any disk candidate downloads, and the lowest p95 any reaches (ms).
+        public var fewestBytes: Int
+        public var lowestP95: Double
+        /// The most a passing client may download, and its highest p95 (ms).
+        public var bytes: Int
+        public var p95: Double
+
+        func admits(_ candidate: Candidate) -> Bool {
+            candidate.bytesDownloaded <= bytes && candidate.latencyP95 <= p95 + 1e-9
+        }
     }
 
     /// What the tuner recommends, and the evidence.
@@ -60,9 +89,15 @@ public enum Tuner {
         public var traces: [String]
         public var disk: Candidate
         public var memory: Candidate
-        /// The best disk and memory candidates within the budgets (what `margin` is measured from).
+        /// What the picks were held to.
+        public var bounds: Bounds
+        /// The best disk candidate (fewest bytes) and the best memory candidate (largest share
+        /// served, within `bounds`): what the margins are measured from.
         public var bestDisk: Candidate
         public var bestMemory: Candidate
+        /// The curves the picks were made from: the best candidate at each capacity tried.
+        public var diskCurve: [Candidate]
+        public var memoryCurve: [Candidate]
         /// The best candidate of each disk policy (any lifetime) at the recommended disk capacity.
         public var diskAtCapacity: [Candidate]
         /// The best memory candidate of each policy at the recommended memory capacity.
@@ -116,9 +151,9 @@ public enum Tuner {
         }
         let diskCandidates = try evaluate(
             diskTiers.map { ($0, ClientConfiguration(name: "disk", memory: nil, disk: $0, network: request.network)) },
-            sources, workers: workers, progress: { progress?("disk", $0, $1) }, observer: observer
-        ) { run in run.hitRatio }
-        let (disk, bestDisk) = pick(diskCandidates, margin: request.margin)
+            sources, workers: workers, progress: { progress?("disk", $0, $1) }, observer: observer)
+        let bounds = bounds(diskCandidates, request)
+        let (disk, bestDisk) = pickDisk(diskCandidates, within: bounds)
 
         // Stage 2: memory tiers in front of the chosen disk.
         var memoryTiers: [TierConfiguration] = []
@@ -131,24 +166,25 @@ public enum Tuner {
             memoryTiers.map {
                 ($0, ClientConfiguration(name: "memory", memory: $0, disk: disk.tier, network: request.network))
             },
-            sources, workers: workers, progress: { progress?("memory", $0, $1) }, observer: observer
-        ) { run in run.requests == 0 ? 0 : Double(run.memoryHits) / Double(run.requests) }
-        let (memory, bestMemory) = pick(memoryCandidates, margin: request.margin)
+            sources, workers: workers, progress: { progress?("memory", $0, $1) }, observer: observer)
+        let (memory, bestMemory) = pickMemory(memoryCandidates, within: bounds, margin: request.memoryMargin)
 
         return Recommendation(
-            request: request.summary, traces: sources.map(\.name), disk: disk, memory: memory, bestDisk: bestDisk,
-            bestMemory: bestMemory, diskAtCapacity: bestPerPolicy(diskCandidates, capacity: disk.tier.capacity),
-            memoryAtCapacity: bestPerPolicy(memoryCandidates, capacity: memory.tier.capacity),
+            request: request.summary, traces: sources.map(\.name), disk: disk, memory: memory, bounds: bounds,
+            bestDisk: bestDisk, bestMemory: bestMemory,
+            diskCurve: curve(diskCandidates, by: fewerBytes),
+            memoryCurve: curve(memoryCandidates.filter(bounds.admits), by: moreFromMemory),
+            diskAtCapacity: bestPerPolicy(diskCandidates, capacity: disk.tier.capacity, by: fewerBytes),
+            memoryAtCapacity: bestPerPolicy(memoryCandidates, capacity: memory.tier.capacity, by: moreFromMemory),
             client: ClientConfiguration(
                 name: "recommended", memory: memory.tier, disk: disk.tier, network: request.network))
     }
 
-    /// Each tier's client replayed on every trace and averaged, in parallel; `score` says what
-    /// counts.
+    /// Each tier's client replayed on every trace, in parallel: ratios and p95 averaged, bytes summed.
     private static func evaluate(
         _ tiers: [(tier: TierConfiguration, client: ClientConfiguration)], _ sources: [TraceSource],
         workers: Int, progress: @escaping @Sendable (Int, Int) -> Void,
-        observer: PlanObserver, score: @escaping @Sendable (RunResult) -> Double
+        observer: PlanObserver
     ) throws(TraceError) -> [Candidate] {
         let byTrace = try RunPlan.execute(
             tiers.map { .client($0.client) }, on: sources, workers: workers, progress: progress,
@@ -158,50 +194,91 @@ public enum Tuner {
             let mine = byTrace.map { $0[index].run }
             return Candidate(
                 tier: tiers[index].tier,
-                score: mine.map(score).reduce(0, +) / count,
                 hitRatio: mine.map(\.hitRatio).reduce(0, +) / count,
                 byteHitRatio: mine.map(\.byteHitRatio).reduce(0, +) / count,
+                memoryShare: mine.map { $0.requests == 0 ? 0 : Double($0.memoryHits) / Double($0.requests) }
+                    .reduce(0, +) / count,
                 latencyP95: mine.map(\.latency.p95).reduce(0, +) / count,
                 bytesDownloaded: mine.map(\.bytesDownloaded).reduce(0, +))
         }
     }
 
-    /// The recommended candidate and the best one: the smallest capacity within `margin` of the
-    /// best score, ties broken by `breaksTie`.
-    static func pick(_ candidates: [Candidate], margin: Double) -> (pick: Candidate, best: Candidate) {
-        let best = candidates.max { a, b in
-            a.score != b.score ? a.score < b.score : a.tier.capacity > b.tier.capacity
-        }!
-        let passing = candidates.filter { $0.score >= best.score - margin - 1e-12 }
-        let smallest = passing.map(\.tier.capacity).min()!
-        let pick = passing.filter { $0.tier.capacity == smallest }.min(by: breaksTie)!
-        return (pick, best)
+    /// The disk stage's best bytes and p95, and the most a passing client may cost.
+    static func bounds(_ candidates: [Candidate], _ request: Request) -> Bounds {
+        let fewestBytes = candidates.map(\.bytesDownloaded).min()!
+        let lowestP95 = candidates.map(\.latencyP95).min()!
+        return Bounds(
+            fewestBytes: fewestBytes, lowestP95: lowestP95,
+            bytes: Int((Double(fewestBytes) * (1 + request.bytesMargin)).rounded(.down)),
+            p95: lowestP95 + request.latencyMargin)
     }
 
-    /// The tie order among candidates close enough to count as equal: the higher byte hit ratio,
-    /// the lower p95, the shorter lifetime (a lifetime that never fires bounds staleness for
-    /// free), the name.
-    private static func breaksTie(_ a: Candidate, _ b: Candidate) -> Bool {
-        if a.byteHitRatio != b.byteHitRatio { return a.byteHitRatio > b.byteHitRatio }
+    /// The recommended disk and the best one: the smallest capacity within `bounds`, ties to fewer
+    /// bytes; the best is the one that downloads the fewest bytes.
+    static func pickDisk(_ candidates: [Candidate], within bounds: Bounds) -> (pick: Candidate, best: Candidate) {
+        let best = candidates.min(by: fewerBytes)!
+        return (smallest(candidates.filter(bounds.admits), by: fewerBytes) ?? best, best)
+    }
+
+    /// The recommended memory tier and the best one: among the candidates that keep the client
+    /// within `bounds`, the smallest capacity that leaves at most `margin` more requests to the
+    /// disk and the network than the best does, ties to the larger share served. If no memory tier
+    /// keeps the client within bounds, the one that downloads the fewest bytes.
+    static func pickMemory(
+        _ candidates: [Candidate], within bounds: Bounds, margin: Double
+    ) -> (pick: Candidate, best: Candidate) {
+        let admitted = candidates.filter(bounds.admits)
+        guard let best = admitted.min(by: moreFromMemory) else {
+            let fewest = candidates.min(by: fewerBytes)!
+            return (fewest, fewest)
+        }
+        let leftOver = (1 - best.memoryShare) * (1 + margin)
+        let passing = admitted.filter { 1 - $0.memoryShare <= leftOver + 1e-12 }
+        return (smallest(passing, by: moreFromMemory)!, best)
+    }
+
+    /// The candidate of the smallest capacity, ties broken by `better`.
+    private static func smallest(_ candidates: [Candidate], by better: (Candidate, Candidate) -> Bool) -> Candidate? {
+        guard let capacity = candidates.map(\.tier.capacity).min() else { return nil }
+        return candidates.filter { $0.tier.capacity == capacity }.min(by: better)
+    }
+
+    /// The disk order: fewer bytes downloaded, then the lower p95, then the common tail.
+    static func fewerBytes(_ a: Candidate, _ b: Candidate) -> Bool {
+        if a.bytesDownloaded != b.bytesDownloaded { return a.bytesDownloaded < b.bytesDownloaded }
         if a.latencyP95 != b.latencyP95 { return a.latencyP95 < b.latencyP95 }
+        return breaksTie(a, b)
+    }
+
+    /// The memory order: the larger share served from memory, then fewer bytes, then the lower p95,
+    /// then the common tail.
+    static func moreFromMemory(_ a: Candidate, _ b: Candidate) -> Bool {
+        if a.memoryShare != b.memoryShare { return a.memoryShare > b.memoryShare }
+        return fewerBytes(a, b)
+    }
+
+    /// The tail of both orders: the smaller capacity, the shorter lifetime (a lifetime that never
+    /// fires bounds staleness for free), the name.
+    private static func breaksTie(_ a: Candidate, _ b: Candidate) -> Bool {
+        if a.tier.capacity != b.tier.capacity { return a.tier.capacity < b.tier.capacity }
         if (a.tier.ttl ?? .max) != (b.tier.ttl ?? .max) { return (a.tier.ttl ?? .max) < (b.tier.ttl ?? .max) }
         return a.tier.policy.rawValue < b.tier.policy.rawValue
     }
 
-    /// Each policy's best lifetime at `capacity`: the highest score, ties as `pick` breaks them.
-    private static func bestPerPolicy(_ candidates: [Candidate], capacity: Int) -> [Candidate] {
-        var best: [PolicyKind: Candidate] = [:]
-        for candidate in candidates where candidate.tier.capacity == capacity {
-            if let current = best[candidate.tier.policy],
-                current.score > candidate.score || (current.score == candidate.score && !breaksTie(candidate, current))
-            {
-                continue
-            }
-            best[candidate.tier.policy] = candidate
-        }
-        return best.values.sorted { a, b in
-            a.score != b.score ? a.score > b.score : a.tier.policy.rawValue < b.tier.policy.rawValue
-        }
+    /// The best candidate at each capacity, smallest capacity first.
+    private static func curve(_ candidates: [Candidate], by better: (Candidate, Candidate) -> Bool) -> [Candidate] {
+        Dictionary(grouping: candidates, by: \.tier.capacity).values
+            .map { $0.min(by: better)! }
+            .sorted { $0.tier.capacity < $1.tier.capacity }
+    }
+
+    /// Each policy's best (lifetime) at `capacity`, best first.
+    private static func bestPerPolicy(
+        _ candidates: [Candidate], capacity: Int, by better: (Candidate, Candidate) -> Bool
+    ) -> [Candidate] {
+        Dictionary(grouping: candidates.filter { $0.tier.capacity == capacity }, by: \.tier.policy).values
+            .map { $0.min(by: better)! }
+            .sorted(by: better)
     }
 }
 
@@ -210,13 +287,16 @@ extension Tuner.Request {
     public struct Summary: Sendable, Equatable {
         public var memoryBudget: Int
         public var diskBudget: Int
-        public var margin: Double
+        public var bytesMargin: Double
+        public var latencyMargin: Double
+        public var memoryMargin: Double
         public var policies: [PolicyKind]
         public var diskTTLs: [Int64?]
     }
 
     var summary: Summary {
         Summary(
-            memoryBudget: memoryBudget, diskBudget: diskBudget, margin: margin, policies: policies, diskTTLs: diskTTLs)
+            memoryBudget: memoryBudget, diskBudget: diskBudget, bytesMargin: bytesMargin,
+            latencyMargin: latencyMargin, memoryMargin: memoryMargin, policies: policies, diskTTLs: diskTTLs)
     }
 }

@@ -2,10 +2,10 @@
 import ClientModel
 
 extension ClientConfiguration {
-    /// The image cache `cachelab tune` recommends for the recipe list: memory gdsf 8.39 MB,
-    /// disk mq 1.57 MB. `ImagePipeline` uses it when given no configuration.
+    /// The image cache `cachelab tune` recommends for the recipe list: memory slru 6.29 MB,
+    /// disk arc 6.29 MB. `ImagePipeline` uses it when given no configuration.
     public static let recommended = ClientConfiguration(
         name: "recommended",
-        memory: TierConfiguration(policy: .gdsf, capacity: 8_388_608),
-        disk: TierConfiguration(policy: .mq, capacity: 1_572_864))
+        memory: TierConfiguration(policy: .slru, capacity: 6_291_456),
+        disk: TierConfiguration(policy: .arc, capacity: 6_291_456))
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import CacheLab
 
-@Suite("Tuner: the smallest tiers within a margin of the best")
+@Suite("Tuner: the smallest tiers that cost the users no more than a margin over the best")
 struct TunerTests {
     static let traces = ["daily-reader", "flinger"].map { name in
         var trace = ScrollScenario.named(name)!.makeTrace()
@@ -13,12 +13,23 @@ struct TunerTests {
     }
 
     static func candidate(
-        _ policy: PolicyKind, _ capacity: Int, score: Double, byteHitRatio: Double = 0.5, p95: Double = 10,
+        _ policy: PolicyKind, _ capacity: Int, bytes: Int, p95: Double = 10, memoryShare: Double = 0,
         ttl: Int64? = nil
     ) -> Tuner.Candidate {
         Tuner.Candidate(
-            tier: TierConfiguration(policy: policy, capacity: capacity, ttl: ttl), score: score, hitRatio: score,
-            byteHitRatio: byteHitRatio, latencyP95: p95, bytesDownloaded: 0)
+            tier: TierConfiguration(policy: policy, capacity: capacity, ttl: ttl), hitRatio: 0.9, byteHitRatio: 0.8,
+            memoryShare: memoryShare, latencyP95: p95, bytesDownloaded: bytes)
+    }
+
+    static func bounds(
+        _ candidates: [Tuner.Candidate], bytesMargin: Double = 0.05, latencyMargin: Double = 0.5
+    )
+        -> Tuner.Bounds
+    {
+        Tuner.bounds(
+            candidates,
+            Tuner.Request(
+                memoryBudget: 1, diskBudget: 1, bytesMargin: bytesMargin, latencyMargin: latencyMargin))
     }
 
     @Test func capacitiesStepFrom32KiBByHalvesAndDoublingsUpToTheBudget() {
@@ -28,65 +39,104 @@ struct TunerTests {
         #expect(Tuner.capacities(upTo: 100_000) == [32_768, 49_152, 65_536, 98_304, 100_000])
     }
 
-    @Test func thePickIsTheSmallestCapacityWithinTheMarginNotTheBest() {
+    @Test func theDiskPickIsTheSmallestCapacityWithinTheBytesMarginNotTheBest() {
         let candidates = [
-            Self.candidate(.lru, 100, score: 0.50),
-            Self.candidate(.lru, 200, score: 0.69),
-            Self.candidate(.sieve, 200, score: 0.695),
-            Self.candidate(.lru, 400, score: 0.70),
+            Self.candidate(.lru, 100, bytes: 2_000),
+            Self.candidate(.lru, 200, bytes: 1_040),
+            Self.candidate(.sieve, 200, bytes: 1_030),
+            Self.candidate(.lru, 400, bytes: 1_000),
         ]
-        let (pick, best) = Tuner.pick(candidates, margin: 0.01)
+        let (pick, best) = Tuner.pickDisk(candidates, within: Self.bounds(candidates))
         #expect(best.tier.capacity == 400)
-        // at 200 both come within a point of 0.70; a smaller margin needs the largest capacity
-        #expect(pick.tier.capacity == 200)
-        #expect(Tuner.pick(candidates, margin: 0.001).pick.tier.capacity == 400)
+        // at 200 both download at most 5 % more than the fewest; the one with fewer bytes is picked
+        #expect(pick.tier.capacity == 200 && pick.tier.policy == .sieve)
+        // a margin of 2 % needs the largest capacity
+        #expect(
+            Tuner.pickDisk(candidates, within: Self.bounds(candidates, bytesMargin: 0.02)).pick.tier.capacity == 400)
     }
 
-    @Test func tiesAtTheSmallestCapacityGoToBytesSavedThenLatencyThenShorterLifetime() {
-        let byBytes = [
-            Self.candidate(.lru, 100, score: 0.70, byteHitRatio: 0.40),
-            Self.candidate(.gdsf, 100, score: 0.70, byteHitRatio: 0.45),
+    @Test func aDiskWithinTheBytesMarginButSlowerThanTheLatencyMarginIsNotPicked() {
+        // Given a small disk that saves bytes but leaves one more trace waiting on the network
+        let candidates = [
+            Self.candidate(.lru, 100, bytes: 1_010, p95: 12.0),
+            Self.candidate(.lru, 400, bytes: 1_000, p95: 10.0),
         ]
-        #expect(Tuner.pick(byBytes, margin: 0.01).pick.tier.policy == .gdsf)
-        let byLatency = [
-            Self.candidate(.lru, 100, score: 0.70, p95: 12),
-            Self.candidate(.sieve, 100, score: 0.70, p95: 9),
-        ]
-        #expect(Tuner.pick(byLatency, margin: 0.01).pick.tier.policy == .sieve)
+        // Then the pick is the larger one, unless the latency margin allows 2 ms more
+        #expect(Tuner.pickDisk(candidates, within: Self.bounds(candidates)).pick.tier.capacity == 400)
+        #expect(
+            Tuner.pickDisk(candidates, within: Self.bounds(candidates, latencyMargin: 2)).pick.tier.capacity == 100)
+    }
+
+    @Test func tiesAtTheSmallestCapacityGoToFewerBytesThenLatencyThenShorterLifetime() {
+        let byBytes = [Self.candidate(.lru, 100, bytes: 1_000), Self.candidate(.gdsf, 100, bytes: 990)]
+        #expect(Tuner.pickDisk(byBytes, within: Self.bounds(byBytes)).pick.tier.policy == .gdsf)
+        let byLatency = [Self.candidate(.lru, 100, bytes: 1_000, p95: 10.4), Self.candidate(.sieve, 100, bytes: 1_000)]
+        #expect(Tuner.pickDisk(byLatency, within: Self.bounds(byLatency)).pick.tier.policy == .sieve)
         let byLifetime = [
-            Self.candidate(.lru, 100, score: 0.70),
-            Self.candidate(.lru, 100, score: 0.70, ttl: 86_400_000),
+            Self.candidate(.lru, 100, bytes: 1_000), Self.candidate(.lru, 100, bytes: 1_000, ttl: 86_400_000),
         ]
-        #expect(Tuner.pick(byLifetime, margin: 0.01).pick.tier.ttl == 86_400_000)
+        #expect(Tuner.pickDisk(byLifetime, within: Self.bounds(byLifetime)).pick.tier.ttl == 86_400_000)
     }
 
-    @Test func theRecommendationIsWhatTheClientReachesAndWithinTheMarginOfTheBest() {
+    @Test func theMemoryPickKeepsTheClientWithinTheBoundsAndIsTheSmallestNearTheBestShare() {
+        let bounds = Tuner.Bounds(fewestBytes: 1_000, lowestP95: 10, bytes: 1_050, p95: 10.5)
+        let candidates = [
+            // the smallest serves too little
+            Self.candidate(.lru, 100, bytes: 1_000, memoryShare: 0.30),
+            // this one serves enough (it leaves 42 % against the best's 40 %) but downloads too much
+            Self.candidate(.gdsf, 200, bytes: 1_100, memoryShare: 0.58),
+            // these serve enough and stay within the bounds
+            Self.candidate(.lru, 200, bytes: 1_020, memoryShare: 0.585),
+            Self.candidate(.sieve, 200, bytes: 1_020, memoryShare: 0.59),
+            Self.candidate(.lru, 400, bytes: 1_000, memoryShare: 0.60),
+        ]
+        let (pick, best) = Tuner.pickMemory(candidates, within: bounds, margin: 0.05)
+        #expect(best.tier.capacity == 400)
+        #expect(pick.tier.capacity == 200 && pick.tier.policy == .sieve)
+        // with no margin, only the best share passes
+        #expect(Tuner.pickMemory(candidates, within: bounds, margin: 0).pick.tier.capacity == 400)
+    }
+
+    @Test func theRecommendationIsWhatTheClientReachesAndWithinTheMarginsOfTheBest() {
         // Given two scenarios, three policies, two lifetimes and small budgets
         let request = Tuner.Request(
-            memoryBudget: 256 * 1024, diskBudget: 2 * 1024 * 1024, margin: 0.02, policies: [.lru, .sieve, .s3fifo],
-            diskTTLs: [nil, 86_400_000])
+            memoryBudget: 256 * 1024, diskBudget: 2 * 1024 * 1024, bytesMargin: 0.05, latencyMargin: 0.5,
+            policies: [.lru, .sieve, .s3fifo], diskTTLs: [nil, 86_400_000])
         let recommendation = Tuner.tune(Self.traces, request, workers: 2)
+        let bounds = recommendation.bounds
 
-        // Then the disk pick is within the margin of the best, and no smaller disk is
-        #expect(recommendation.disk.score >= recommendation.bestDisk.score - 0.02 - 1e-12)
+        // Then the disk pick downloads at most 5 % more than the fewest, and no smaller disk does
+        #expect(recommendation.disk.bytesDownloaded <= bounds.bytes)
+        #expect(recommendation.disk.latencyP95 <= bounds.p95)
+        #expect(bounds.fewestBytes == recommendation.bestDisk.bytesDownloaded)
         #expect(recommendation.disk.tier.capacity <= request.diskBudget)
         #expect(recommendation.memory.tier.capacity <= request.memoryBudget)
         for smaller in Tuner.capacities(upTo: recommendation.disk.tier.capacity).dropLast() {
             for policy in request.policies {
                 for ttl in request.diskTTLs {
-                    let tier = TierConfiguration(policy: policy, capacity: smaller, ttl: ttl, ttlMode: .sliding)
+                    let tier = TierConfiguration(
+                        policy: policy, capacity: smaller, ttl: ttl, ttlMode: ttl == nil ? .fixed : .sliding)
                     let client = ClientConfiguration(name: "disk", memory: nil, disk: tier)
-                    let mean = Self.traces.map { Replay.simulate($0, client: client).hitRatio }.reduce(0, +) / 2
+                    let runs = Self.traces.map { Replay.simulate($0, client: client) }
+                    let bytes = runs.map(\.bytesDownloaded).reduce(0, +)
+                    let p95 = runs.map(\.latency.p95).reduce(0, +) / 2
                     #expect(
-                        mean < recommendation.bestDisk.score - 0.02, "\(policy) \(smaller) \(String(describing: ttl))")
+                        bytes > bounds.bytes || p95 > bounds.p95, "\(policy) \(smaller) \(String(describing: ttl))")
                 }
             }
         }
 
-        // and the recommended client, replayed, gives exactly the figures the pick was made on
+        // and the curve holds the pick, at its capacity, as the best there
+        #expect(recommendation.diskCurve.contains(recommendation.disk))
+        #expect(recommendation.diskCurve.map(\.tier.capacity) == Tuner.capacities(upTo: request.diskBudget))
+
+        // and the recommended client, replayed, gives exactly the figures the pick was made on,
+        // within the bounds
         let runs = Self.traces.map { Replay.simulate($0, client: recommendation.client) }
         let served = runs.map { Double($0.memoryHits) / Double($0.requests) }.reduce(0, +) / 2
-        #expect(served == recommendation.memory.score)
+        #expect(served == recommendation.memory.memoryShare)
+        #expect(runs.map(\.bytesDownloaded).reduce(0, +) == recommendation.memory.bytesDownloaded)
+        #expect(recommendation.memory.bytesDownloaded <= bounds.bytes)
         #expect(recommendation.client.memory == recommendation.memory.tier)
         #expect(recommendation.client.disk == recommendation.disk.tier)
 
@@ -108,7 +158,7 @@ struct TunerTests {
         #expect(summary.pinnedMemoryPeak == runs.map(\.pins.peakMemoryBytes).max())
         #expect(summary.pinnedDiskPeak > 0)
         let request = Tuner.Request(
-            memoryBudget: 64 * 1024, diskBudget: 128 * 1024, margin: 0.02, policies: [.lru], diskTTLs: [nil])
+            memoryBudget: 64 * 1024, diskBudget: 128 * 1024, policies: [.lru], diskTTLs: [nil])
         let recommendation = Tuner.tune(Self.traces, request, workers: 1)
         let markdown = TuningReport.markdown(recommendation, comparison: [summary], command: "test")
         #expect(
@@ -118,15 +168,33 @@ struct TunerTests {
         #expect(json.contains("\"pinned_disk_peak_bytes\": \(summary.pinnedDiskPeak)"))
     }
 
-    @Test func aLargerBudgetNeverRecommendsLessHitRatio() {
+    @Test func aLargerBudgetNeverRecommendsMoreBytes() {
         let small = Tuner.Request(
-            memoryBudget: 64 * 1024, diskBudget: 512 * 1024, margin: 0, policies: [.lru, .s3fifo], diskTTLs: [nil])
+            memoryBudget: 64 * 1024, diskBudget: 512 * 1024, bytesMargin: 0, policies: [.lru, .s3fifo],
+            diskTTLs: [nil])
         var large = small
         large.diskBudget = 4 * 1024 * 1024
         let a = Tuner.tune(Self.traces, small, workers: 2)
         let b = Tuner.tune(Self.traces, large, workers: 2)
-        #expect(b.disk.score >= a.disk.score)
+        #expect(b.disk.bytesDownloaded <= a.disk.bytesDownloaded)
         #expect(b.disk.tier.capacity >= a.disk.tier.capacity)
+    }
+
+    @Test func theVerdictNamesThePresetThatDownloadsTheFewestAndByHowMuch() {
+        func summary(_ name: String, bytes: Int, p95: Double) -> TuningReport.ClientSummary {
+            TuningReport.ClientSummary(
+                client: ClientConfiguration(
+                    name: name, memory: TierConfiguration(policy: .lru, capacity: 1_000_000),
+                    disk: TierConfiguration(policy: .lru, capacity: 8_000_000)),
+                hitRatio: 0.9, memoryHitRatio: 0.5, byteHitRatio: 0.8, latencyP95: p95, bytesDownloaded: bytes)
+        }
+        let verdict = TuningReport.verdict([
+            summary("recommended", bytes: 1_034_000, p95: 12.2), summary("nuke", bytes: 1_000_000, p95: 12.2),
+            summary("kingfisher", bytes: 1_100_000, p95: 12.0),
+        ])
+        #expect(verdict.contains("+3.4 % against the preset that downloads the fewest (nuke"))
+        #expect(verdict.contains("its p95 is +0.2 ms against the lowest (kingfisher, 12.0 ms)"))
+        #expect(TuningReport.relative(990, to: 1_000) == "-1.0 %")
     }
 
     @Test func theCandidatesAreEveryOnlinePolicyButTTLAdaptiveWTinyLFUAmongThem() {

@@ -70,39 +70,12 @@ struct RemovalNotificationTests {
 }
 
 /// Trimming (memory pressure, the background) between insertions, for every policy: the trim
-/// reaches its target and the policy's bookkeeping stays right, whatever it last saw.
+/// reaches its target and the policy's bookkeeping stays right, whatever it last saw (the
+/// workload is `TrimContract`'s, in the contract module).
 @Suite("Trims between insertions, for every policy")
 struct TrimContractTests {
-    private struct TrimWorkload: PolicyBody {
-        let kind: PolicyKind
-
-        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> Bool {
-            let cache = Cache<UInt64, Void, Policy>(
-                configuration: kind.configuration(capacity: 20_000, sizeMode: .bytes), expectedCount: 64)
-            var random = SplitMix64(seed: 7)
-            for step in 0..<4_000 {
-                let key = UInt64.random(in: 0..<300, using: &random)
-                let now = Int64(step)
-                if Policy.needsFuture { cache.upcoming(nextUse: now + Int64(random.next() % 500)) }
-                if cache.value(forKey: key, at: now) == nil {
-                    cache.insertAfterMiss((), forKey: key, size: Int(key % 7) * 40 + 10, at: now)
-                }
-                if random.next() % 50 == 0 {
-                    // Now and then an image too big to keep was refused just before (ARC once
-                    // trimmed by the refused one's size).
-                    if random.next() % 2 == 0 { cache.insert((), forKey: 1_000_000, size: 30_000, at: now) }
-                    let target = [0, 2_000, 10_000][Int(random.next() % 3)]
-                    cache.trim(toCost: target)
-                    guard cache.totalCost <= target else { return false }
-                }
-                cache.checkInvariants()
-            }
-            return true
-        }
-    }
-
     @Test(arguments: PolicyKind.allCases)
     func trimsReachTheirTargetAndKeepTheInvariants(kind: PolicyKind) {
-        #expect(kind.withOrder(TrimWorkload(kind: kind)))
+        #expect(TrimContract.check(kind))
     }
 }

@@ -1,11 +1,13 @@
 import CacheEngine
+import CacheLabContracts
 import ClientModel
 
 @testable import CacheLab
 
 /// Factories shared by the engine and policy tests.
 enum Fixtures {
-    /// A cache of `kind`'s order with `kind`'s defaults, checked after every operation.
+    /// A cache of `kind`'s order with `kind`'s defaults, checked after every operation
+    /// (`CheckedCache`, made in the contract module, which is compiled with the core's settings).
     static func makeCache(
         _ kind: PolicyKind,
         capacity: Int = 100,
@@ -14,99 +16,11 @@ enum Fixtures {
         ttlMode: TTLMode = .fixed,
         trimRatio: Double? = nil,
         admission: AdmissionFilter? = nil
-    ) -> any CheckedCache {
+    ) -> CheckedCache {
         var configuration = kind.configuration(
             capacity: capacity, sizeMode: sizeMode, ttl: ttl, ttlMode: ttlMode, trimRatio: trimRatio)
         configuration.admission = admission
-        return kind.withOrder(MakeChecked(configuration: configuration))
-    }
-
-    struct MakeChecked: PolicyBody {
-        let configuration: CacheConfiguration
-        func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> any CheckedCache {
-            Checked<Policy>(cache: Cache(configuration: configuration, expectedCount: 4))
-        }
-    }
-}
-
-/// A simulated cache that checks every invariant after every operation. A class, so that
-/// `#expect(cache.request(...))` can call it.
-protocol CheckedCache: AnyObject {
-    var configuration: CacheConfiguration { get }
-    var count: Int { get }
-    var totalCost: Int { get }
-    var evictions: Int { get }
-    var expirations: Int { get }
-    var notAdmitted: Int { get }
-    var storedKeys: [UInt64] { get }
-    /// A simulator request: lookup, and insert on a miss. Returns whether it hit.
-    func request(_ key: UInt64, size: Int, at now: Int64) -> Bool
-    func lookup(_ key: UInt64, at now: Int64) -> Bool
-    func insert(_ key: UInt64, size: Int, at now: Int64) -> Bool
-    func remove(_ key: UInt64) -> Bool
-    func removeAll()
-    /// For a policy that needs the future: the next uses to tell it, one per `request` from now
-    /// on. Without them (or past their end) each request is told a pseudo-random next use, which
-    /// keeps every contract rule checkable; a replay of a trace gives the true ones (`replay`).
-    func script(nextUses: [Int64])
-}
-
-final class Checked<Policy: EvictionPolicy>: CheckedCache {
-    var cache: Cache<UInt64, Void, Policy>
-    private var nextUses: [Int64] = []
-    private var served = 0
-    private var random = SplitMix64(seed: 2_024)
-
-    init(cache: Cache<UInt64, Void, Policy>) { self.cache = cache }
-
-    func script(nextUses: [Int64]) {
-        self.nextUses = nextUses
-        served = 0
-    }
-
-    var configuration: CacheConfiguration { cache.configuration }
-    var count: Int { cache.count }
-    var totalCost: Int { cache.totalCost }
-    var evictions: Int { cache.evictions }
-    var expirations: Int { cache.expirations }
-    var notAdmitted: Int { cache.notAdmitted }
-    var storedKeys: [UInt64] { cache.storedKeys }
-
-    func request(_ key: UInt64, size: Int, at now: Int64) -> Bool {
-        if Policy.needsFuture {
-            let use = served < nextUses.count ? nextUses[served] : Int64(random.next() % 1_000) + Int64(served) + 1
-            cache.upcoming(nextUse: use)
-            served += 1
-        }
-        if lookup(key, size: size, at: now) { return true }
-        _ = insert(key, size: size, at: now)
-        return false
-    }
-
-    /// The simulator's lookup: with the request's size, which a policy that `resizesOnHit` takes.
-    func lookup(_ key: UInt64, size: Int, at now: Int64) -> Bool {
-        defer { cache.checkInvariants() }
-        return cache.value(forKey: key, size: size, at: now) != nil
-    }
-
-    func lookup(_ key: UInt64, at now: Int64) -> Bool {
-        defer { cache.checkInvariants() }
-        return cache.value(forKey: key, at: now) != nil
-    }
-
-    func insert(_ key: UInt64, size: Int, at now: Int64) -> Bool {
-        defer { cache.checkInvariants() }
-        return cache.insert((), forKey: key, size: size, at: now)
-    }
-
-    func remove(_ key: UInt64) -> Bool {
-        defer { cache.checkInvariants() }
-        return cache.removeValue(forKey: key) != nil
-    }
-
-    func removeAll() {
-        cache.removeAll()
-        cache.checkInvariants()
+        return CheckedCache.make(kind, configuration: configuration)
     }
 }
 
