@@ -29,6 +29,9 @@ struct CompareCommand: AsyncParsableCommand {
               NAME-byte-hit-ratio.svg      byte hit ratio against capacity
               NAME-latency.svg             the latency distribution at the middle capacity (modelled)
               NAME-live-latency.svg        with --live: the real client's, measured over loopback
+            With no --out-dir, the scroll scenarios' comparison goes to results/compare (the \
+            committed one) and a comparison of --trace files to compare/NAME. A folder holding the \
+            comparison of other traces is refused before any replay, unless --force.
 
             On a cluster, --shard I/N (or a Slurm array's SLURM_ARRAY_TASK_ID, or a Kubernetes \
             Indexed Job's JOB_COMPLETION_INDEX with --shard-count N) runs one task's share of the \
@@ -75,9 +78,15 @@ struct CompareCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Directory for compare.csv, the charts and README.md; with --shard, for the shard's cells (then `cachelab merge` it).",
+            "Directory for compare.csv, the charts and README.md (default: results/compare for the scroll scenarios, compare/NAME for --trace files); with --shard, for the shard's cells (then `cachelab merge` it).",
             valueName: "path"))
-    var outDir = "results/compare"
+    var outDir: String?
+
+    @Flag(
+        help:
+            "Replace a comparison of other traces in --out-dir (without it, such a folder is refused before any replay)."
+    )
+    var force = false
 
     @OptionGroup var jobs: JobOptions
 
@@ -106,6 +115,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     func run() async throws {
         let sources = try traceSet.sources()
+        let traces = sources.map(\.name)
+        let outDir = ComparisonFolder.resolve(self.outDir, traces: traces, fromFiles: !traceSet.traces.isEmpty)
         let request = Comparison.Request(
             policies: try policies(), ttls: try ttls(), ttlMode: ttlMode, sizeMode: sizeMode, tier: tier,
             network: network.network, admissions: try admission.filters())
@@ -119,6 +130,7 @@ struct CompareCommand: AsyncParsableCommand {
             }
             return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "compare")
         }
+        try ComparisonFolder.check(outDir, traces: traces, force: force)
         Output.status(
             "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes × \(request.admissions.count) admission filters on \(sources.count) traces: \(plan.cells.count) replays (Belady's included), one pass per trace, on \(jobs.jobs) cores"
         )

@@ -67,6 +67,7 @@ enum Emitter {
                 contents: ComparisonReport.markdown(
                     rankings, command: command, csv: csv, extraCharts: liveCharts.map(\.name))))
         for file in files { try Output.result(file.contents, to: outDir + "/" + file.name) }
+        ComparisonFolder.removeStaleCharts(in: outDir, keeping: Set(files.map(\.name)))
         Output.status("wrote \(files.count) files to \(outDir)/ (README.md embeds the charts)")
     }
 

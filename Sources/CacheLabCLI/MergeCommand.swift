@@ -1,5 +1,6 @@
 import ArgumentParser
 import CacheLab
+import Foundation
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,8 +34,12 @@ struct MergeCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Where a comparison's compare.csv, charts and README.md go (default: results/compare).", valueName: "path"))
-    var outDir = "results/compare"
+            "Where a comparison's compare.csv, charts and README.md go (default: results/compare for the scroll scenarios, compare/NAME for other traces).",
+            valueName: "path"))
+    var outDir: String?
+
+    @Flag(help: "Replace a comparison of other traces in --out-dir.")
+    var force = false
 
     @Option(
         help: ArgumentHelp(
@@ -44,6 +49,15 @@ struct MergeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !directories.isEmpty else { throw ValidationError("give the folder (or folders) the shards wrote to") }
+        for directory in directories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+                throw ValidationError("\(directory) does not exist: give the folder the shards wrote to")
+            }
+            guard isDirectory.boolValue else {
+                throw ValidationError("\(directory) is a file: give the folder the shards wrote to")
+            }
+        }
     }
 
     func run() async throws {
@@ -54,6 +68,10 @@ struct MergeCommand: AsyncParsableCommand {
         )
         switch manifest.kind {
         case .compare:
+            let traces = manifest.traces.map(\.name)
+            let outDir = ComparisonFolder.resolve(
+                self.outDir, traces: traces, fromFiles: !ComparisonFolder.areScenarios(traces))
+            try ComparisonFolder.check(outDir, traces: traces, force: force)
             try Emitter.comparison(manifest.runs(outputs), command: manifest.command, outDir: outDir)
         case .mrc:
             try Emitter.curve(manifest.curve(outputs), format: try format(manifest), out: out)

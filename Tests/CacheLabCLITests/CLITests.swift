@@ -115,12 +115,15 @@ enum Binary {
             "cachelab")
     }
 
-    /// Runs `cachelab arguments`; `environment` adds to (or, with nil values, removes from) the
-    /// test's own environment.
-    static func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> Output {
+    /// Runs `cachelab arguments`, in `directory` if given; `environment` adds to (or, with nil
+    /// values, removes from) the test's own environment.
+    static func run(
+        _ arguments: [String], environment: [String: String?] = [:], in directory: URL? = nil
+    ) throws -> Output {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         if !environment.isEmpty {
             var merged = ProcessInfo.processInfo.environment
             for (name, value) in environment { merged[name] = value }

@@ -5,6 +5,65 @@ import Testing
 
 @Suite("cachelab compare")
 struct CompareCommandTests {
+    @Test func aComparisonOfATraceFileGoesToAFolderNamedAfterItNotToTheCommittedResults() throws {
+        // Given a trace file, compared from a folder that has a results/compare of its own
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-compare-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let committed = directory.appendingPathComponent("results/compare")
+        try FileManager.default.createDirectory(at: committed, withIntermediateDirectories: true)
+        try "kept\n".write(to: committed.appendingPathComponent("README.md"), atomically: true, encoding: .utf8)
+        let trace = directory.appendingPathComponent("mine.csv")
+        var generated = ScrollScenario.named("daily-reader")!.makeTrace()
+        generated.name = "mine"
+        try TraceWriter.write(generated, format: .csv, to: trace.path)
+
+        // When it is compared with no --out-dir
+        let output = try Binary.run(
+            ["compare", "--trace", trace.path, "--policy", "lru", "--points", "3"], in: directory)
+        #expect(output.status == 0, "\(output.stderr)")
+
+        // Then the comparison is in compare/mine, and results/compare is as it was
+        let written = directory.appendingPathComponent("compare/mine")
+        #expect(FileManager.default.fileExists(atPath: written.appendingPathComponent("compare.csv").path))
+        #expect(try String(contentsOf: committed.appendingPathComponent("README.md"), encoding: .utf8) == "kept\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: committed.path) == ["README.md"])
+    }
+
+    @Test func aFolderHoldingAnotherComparisonIsRefusedBeforeAnyReplayUnlessForced() throws {
+        // Given a folder holding the comparison of daily-reader
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-compare-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try Binary.run([
+            "compare", "--scenario", "daily-reader", "--policy", "lru", "--points", "3", "--out-dir", directory.path,
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        let csv = try String(contentsOf: directory.appendingPathComponent("compare.csv"), encoding: .utf8)
+
+        // When flinger is compared into it
+        let refused = try Binary.run([
+            "compare", "--scenario", "flinger", "--policy", "lru", "--points", "3", "--out-dir", directory.path,
+        ])
+
+        // Then it is refused in one line, before any replay, and the folder is as it was
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains(
+                "\(directory.path) holds the comparison of daily-reader, not of flinger: give another --out-dir, or --force to replace it"
+            ))
+        #expect(!refused.stderr.contains("comparing"))
+        #expect(try String(contentsOf: directory.appendingPathComponent("compare.csv"), encoding: .utf8) == csv)
+
+        // And with --force it is replaced, daily-reader's charts with it
+        let forced = try Binary.run([
+            "compare", "--scenario", "flinger", "--policy", "lru", "--points", "3", "--out-dir", directory.path,
+            "--force",
+        ])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.contains("flinger-miss-ratio.svg"))
+        #expect(!names.contains { $0.hasPrefix("daily-reader") })
+    }
+
     @Test func oneCommandWritesTheCSVTheChartsAndTheReport() throws {
         // Given two scenarios, two policies and three capacities
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-compare-\(UUID())")
