@@ -16,8 +16,7 @@ struct AdmissionOptions: ParsableArguments {
 
     /// The filters asked for, in order; nil for `none`.
     func filters() throws -> [AdmissionFilter?] {
-        try admission.split(separator: ",").map { item -> AdmissionFilter? in
-            let text = item.trimmingCharacters()
+        try ListOptions.items(admission, option: "--admission").map { text -> AdmissionFilter? in
             if text == "none" { return nil }
             do { return try AdmissionFilter(parsing: text) } catch { throw ValidationError("--\(error)") }
         }

@@ -4,19 +4,25 @@ import CacheLab
 /// The capacities a sweep runs at: a list (`--capacity 1%,5%,20MB`) or a range (`--from`, `--to`,
 /// `--points`, log-spaced unless `--spacing linear`). Shared by `run`, `mrc` and `compare`.
 struct CapacityOptions: ParsableArguments {
+    // Each value is read unconditionally, so that `--capacity -5` gets its real reason rather
+    // than ArgumentParser's "Missing value" (it takes -5 for an option).
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Capacities, comma-separated: bytes (4096), units (20MB, 512KiB), objects in unit mode, or shares of the working set (10%). Default: run 512KiB on a generated scenario and 10% of a --trace's working set; mrc and compare a range.",
             valueName: "size[,size...]"))
     var capacity: String?
 
-    @Option(help: ArgumentHelp("Smallest capacity of the range (default 1%).", valueName: "size"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Smallest capacity of the range (default 1%).", valueName: "size"))
     var from: String?
 
-    @Option(help: ArgumentHelp("Largest capacity of the range (default 100%).", valueName: "size"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Largest capacity of the range (default 100%).", valueName: "size"))
     var to: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Capacities in the range, both ends included (run: 10, mrc: 20, compare: 12).", valueName: "n"))
     var points: Int?
@@ -29,9 +35,23 @@ struct CapacityOptions: ParsableArguments {
             throw ValidationError("give either --capacity or a range (--from/--to/--points), not both")
         }
         if let capacity { _ = try ListOptions.capacities(capacity) }
-        if let from { _ = try ListOptions.capacity(from, option: "--from") }
-        if let to { _ = try ListOptions.capacity(to, option: "--to") }
+        let low = try from.map { try ListOptions.capacity($0, option: "--from") }
+        let high = try to.map { try ListOptions.capacity($0, option: "--to") }
+        // Two shares, or two amounts, are ordered here, in the user's units; a share against an
+        // amount needs the trace's working set.
+        if let low, let high, Self.isBelow(high, low) {
+            throw ValidationError("--to \(to ?? "") is smaller than --from \(from ?? "")")
+        }
         if let points, points < 1 { throw ValidationError("--points must be at least 1") }
+    }
+
+    /// Whether `a` is below `b` in the same units (two amounts, or two shares).
+    private static func isBelow(_ a: CapacitySpec, _ b: CapacitySpec) -> Bool {
+        switch (a, b) {
+        case (.absolute(let x), .absolute(let y)): x < y
+        case (.percentOfWorkingSet(let x), .percentOfWorkingSet(let y)): x < y
+        default: false
+        }
     }
 
     /// Whether a range (`--from`, `--to`, `--points`) was asked for.

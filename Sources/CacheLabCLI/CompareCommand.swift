@@ -93,6 +93,12 @@ struct CompareCommand: AsyncParsableCommand {
     @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
 
     func validate() throws {
+        if let offline = try ListOptions.policies(policy).first(where: \.needsFuture), policy != "all" {
+            throw ValidationError(
+                "\(offline.rawValue) is not ranked: Belady's optimum runs on every trace as the ceiling; name online policies"
+            )
+        }
+        if let outDir { try OutputPath.checkFolder(outDir, option: "--out-dir") }
         _ = try policies()
         _ = try ttls()
         if liveReplay.isSet, !live {
@@ -130,6 +136,7 @@ struct CompareCommand: AsyncParsableCommand {
             }
             return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "compare")
         }
+        try OutputPath.checkFolder(outDir, option: "--out-dir")
         try ComparisonFolder.check(outDir, traces: traces, force: force)
         Output.status(
             "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes × \(request.admissions.count) admission filters on \(sources.count) traces: \(plan.cells.count) replays (Belady's included), one pass per trace, on \(jobs.jobs) cores"

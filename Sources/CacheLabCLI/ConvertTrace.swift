@@ -34,6 +34,7 @@ struct ConvertTrace: AsyncParsableCommand {
 
     func validate() throws {
         guard input != out else { throw ValidationError("the output must not be the input") }
+        try OutputPath.checkFile(out, option: "the output")
     }
 
     func run() async throws {

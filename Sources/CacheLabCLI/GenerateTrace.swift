@@ -31,6 +31,8 @@ struct GenerateTrace: AsyncParsableCommand {
     )
     var format: TraceFormat?
 
+    func validate() throws { try OutputPath.checkFile(out, option: "--out") }
+
     func run() async throws {
         try await TraceWriting.write(
             generator.makeSource(), format: TraceWriting.format(for: out, given: format), to: out, what: "generate")

@@ -24,6 +24,8 @@ struct ImportTrace: ParsableCommand {
     @Option(help: ArgumentHelp("Write the merged trace here (cachelab's format).", valueName: "path"))
     var out: String?
 
+    func validate() throws { try OutputPath.checkFile(out, option: "--out") }
+
     func run() throws {
         let recording: Recording
         do {

@@ -4,6 +4,7 @@ import CacheLab
 /// How a command spreads its work: shared by every command that executes run plans.
 struct JobOptions: ParsableArguments {
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Cores replaying at once (default: every core); reading the trace has a thread of its own besides.",
             valueName: "n"))

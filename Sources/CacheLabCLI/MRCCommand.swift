@@ -77,6 +77,7 @@ struct MRCCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try ListOptions.policies(policy)
+        try OutputPath.checkFile(out, option: "--out")
         if let sampleRate, !(sampleRate > 0 && sampleRate <= 1) {
             throw ValidationError("--sample-rate must be greater than 0 and at most 1, e.g. 0.01")
         }

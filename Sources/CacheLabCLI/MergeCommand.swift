@@ -49,6 +49,8 @@ struct MergeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !directories.isEmpty else { throw ValidationError("give the folder (or folders) the shards wrote to") }
+        try OutputPath.checkFile(out, option: "--out")
+        if let outDir { try OutputPath.checkFolder(outDir, option: "--out-dir") }
         for directory in directories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {

@@ -49,6 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     var sizeMode: SizeMode = .bytes
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Entry lifetime (300s, 5m, 12h, 7d); works with every policy. 'ttl' defaults to 300s.",
             valueName: "duration"))
@@ -128,6 +129,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         _ = try policies()
         _ = try ttlMilliseconds()
+        _ = try admission.filter()
+        try OutputPath.checkFile(out, option: "--out")
         if mode == .sim, live.isSet {
             throw ValidationError(
                 "--server, --speed, --concurrency, --store, --record and the server options need --mode live")

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheEngine
 import CacheLab
 import ClientModel
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -120,7 +121,19 @@ struct TuneCommand: AsyncParsableCommand {
         guard memoryMargin >= 0, memoryMargin.isFinite else {
             throw ValidationError("--memory-margin is a share of at least 0, e.g. 0.05")
         }
+        if let offline = try ListOptions.policies(policy, onlineOnly: policy == "all").first(where: \.needsFuture) {
+            throw ValidationError(
+                "\(offline.rawValue) needs the whole trace in advance; a client cannot run it, so tune does not try it")
+        }
         guard try !policies().isEmpty else { throw ValidationError("--policy names no policy a client can run") }
+        try OutputPath.checkFolder(outDir, option: "--out-dir")
+        // The Swift source may go into the --out-dir the tune creates.
+        if let clientSource,
+            URL(fileURLWithPath: clientSource).deletingLastPathComponent().standardizedFileURL
+                != URL(fileURLWithPath: outDir, isDirectory: true).standardizedFileURL
+        {
+            try OutputPath.checkFile(clientSource, option: "--client-source")
+        }
         _ = try ttls()
     }
 

@@ -59,7 +59,7 @@ struct CLITests {
         ("bad-number.csv", "time,key,size\n0,a,10\n1,b,1x\n", "bad-number.csv:3:"),
         ("missing-column.csv", "time,key,size\n0,a,10\n1,b\n", "missing-column.csv:3:"),
         ("empty.csv", "", "empty.csv"),
-        ("truncated.oracleGeneral.bin", String(repeating: "x", count: 30), "record 1"),
+        ("truncated.oracleGeneral.bin", String(repeating: "x", count: 30), "record 2 is truncated"),
     ])
     func aMalformedTraceGivesOneLineNamingTheFileAndLine(name: String, contents: String, expected: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-cli-\(UUID())")

@@ -20,7 +20,8 @@ public enum CapacitySpec: Sendable, Equatable, CustomStringConvertible {
         }
         self = .absolute(
             try Quantity.parse(
-                trimmed, original: text, units: Quantity.byteUnits, expected: "a size like 20MB, 512KiB or 4096"))
+                trimmed, original: text, units: Quantity.byteUnits, expected: "a size like 20MB, 512KiB or 4096",
+                wholeUnit: "bytes (or objects)"))
     }
 
     /// The capacity in the units of `mode` for a trace with these statistics.

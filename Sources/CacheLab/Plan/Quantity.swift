@@ -16,9 +16,11 @@ public enum Quantity {
         let expected = "a duration like 300s, 5m, 12h or 7d"
         let value: Int
         if Double(trimmed) != nil {
-            value = try parse(trimmed + "s", original: text, units: durationUnits, expected: expected)
+            value = try parse(
+                trimmed + "s", original: text, units: durationUnits, expected: expected, wholeUnit: "milliseconds")
         } else {
-            value = try parse(trimmed, original: text, units: durationUnits, expected: expected)
+            value = try parse(
+                trimmed, original: text, units: durationUnits, expected: expected, wholeUnit: "milliseconds")
         }
         guard value > 0 else { throw QuantityError(text: text, expected: expected + " (longer than 0)") }
         return Int64(value)
@@ -34,8 +36,10 @@ public enum Quantity {
         return "\(milliseconds)ms"
     }
 
+    /// `text` in the units' base (bytes, milliseconds): a negative amount, or one that is not a
+    /// whole number of `wholeUnit` (1.5 bytes), is refused rather than rounded.
     static func parse(
-        _ text: String, original: String, units: [(String, Double)], expected: String
+        _ text: String, original: String, units: [(String, Double)], expected: String, wholeUnit: String
     ) throws(QuantityError) -> Int {
         let lowered = text.lowercased()
         var number = Substring(lowered)
@@ -46,11 +50,17 @@ public enum Quantity {
             multiplier = factor
             break
         }
-        guard let amount = Double(number.trimmingWhitespace()), amount >= 0, amount.isFinite else {
+        guard let amount = Double(number.trimmingWhitespace()), amount.isFinite else {
             throw QuantityError(text: original, expected: expected)
         }
-        let value = (amount * multiplier).rounded(.down)
+        guard amount >= 0 else { throw QuantityError(text: original, expected: expected + " (it is negative)") }
+        let exact = amount * multiplier
+        let value = exact.rounded()
         guard value < 9.2e18 else { throw QuantityError(text: original, expected: expected + " (too large)") }
+        // 0.1MB is 100,000 bytes to within the Double's rounding; 1.5 bytes is no size.
+        guard abs(exact - value) <= 1e-9 * max(1, exact) else {
+            throw QuantityError(text: original, expected: "a whole number of \(wholeUnit)")
+        }
         return Int(value)
     }
 }

@@ -61,7 +61,7 @@ final class OracleGeneralStream: RequestStream {
                         let next = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: Int64.self))
                         guard next < 0 || next > Int64(record) + 1 else {
                             throw .malformedRecord(
-                                file: source.file, record: record,
+                                file: source.file, record: record + 1,
                                 reason: "next_access_vtime \(next) does not lie after the record itself, so the "
                                     + "file carries no next uses (Belady and --vs-opt need them: give "
                                     + "--compute-next-uses)")
@@ -102,7 +102,7 @@ final class OracleGeneralStream: RequestStream {
                 exhausted = true
                 guard tail == 0 else {
                     throw .truncatedRecord(
-                        file: source.file, record: records, bytes: tail, recordSize: Self.recordSize)
+                        file: source.file, record: records + 1, bytes: tail, recordSize: Self.recordSize)
                 }
                 return false
             }

@@ -1,6 +1,6 @@
 /// Why a trace could not be read or written. Every case names the file and, where there is one,
-/// the line (text formats, 1-based), the record (binary formats, 0-based index) or the compressed
-/// byte (`.zst` files).
+/// the line (text formats) or the record (binary formats), both counted from 1, or the compressed
+/// byte (`.zst` files, counted from 0 as offsets are).
 public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(file: String, reason: String)
@@ -17,8 +17,9 @@ public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A trace could not be written: the file could not be, or the format cannot hold the trace.
     case unwritable(file: String, reason: String)
     /// A `.zst` file could not be decompressed: not zstd, a corrupt frame, or cut short.
-    /// `byteOffset` is the compressed byte where decoding stopped; `requestsRead` how many
-    /// requests came before it, when known.
+    /// `byteOffset` is the compressed byte where decoding stopped (for a corrupt block, the first
+    /// byte of the input zstd failed on: the damage is at or after it); `requestsRead` how many
+    /// requests were read whole before it, when known.
     case brokenCompression(file: String, byteOffset: Int, requestsRead: Int?, reason: String)
 
     public var description: String {

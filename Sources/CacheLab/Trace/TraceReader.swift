@@ -12,8 +12,8 @@
 /// `open` gives a `RequestStream`: the file is read a block at a time and parsed byte by byte,
 /// without a `String` per line, into chunks of requests, so a trace of any length is replayed in
 /// the memory of a few chunks. `read` drains that stream into a `Trace` for the traces that are
-/// held in memory. Every error names the file and the 1-based line (text formats), the 0-based
-/// record (binary) or the compressed byte (`.zst`), and says what was wrong in one sentence.
+/// held in memory. Every error names the file and the line (text formats) or the record (binary),
+/// both counted from 1, or the compressed byte (`.zst`), and says what was wrong in one sentence.
 ///
 /// Conventions shared by the libCacheSim formats (`csv`, `txt`, `oracleGeneral`), as libCacheSim
 /// reads them:

@@ -93,9 +93,12 @@ final class ZstdBytes: ByteSource {
                     file: file, byteOffset: offset, requestsRead: nil,
                     reason: "this is not zstd data (a .zst file must start with a zstd frame)")
             }
+            // zstd leaves its input where the failing call began: the damage lies in the bytes
+            // handed to that call, which is as near as it tells.
             throw .brokenCompression(
                 file: file, byteOffset: offset, requestsRead: nil,
-                reason: "corrupt zstd data: " + String(cString: ZSTD_getErrorName(result)))
+                reason: "corrupt zstd data in the \(window.size - window.pos) compressed bytes from there: "
+                    + String(cString: ZSTD_getErrorName(result)))
         }
         return result
     }

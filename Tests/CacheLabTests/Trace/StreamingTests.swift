@@ -270,7 +270,7 @@ struct StreamingTests {
         bytes.removeLast(10)
         let path = scratch.file("short.oracleGeneral.zst")
         try Self.compress(bytes, to: path)
-        #expect(throws: TraceError.truncatedRecord(file: path, record: 99, bytes: 14, recordSize: 24)) {
+        #expect(throws: TraceError.truncatedRecord(file: path, record: 100, bytes: 14, recordSize: 24)) {
             _ = try Self.readAll(path, chunk: 7)
         }
     }
@@ -335,7 +335,7 @@ struct StreamingTests {
         #expect {
             _ = try RunPlan(source: .file(path), cells: [cell]).execute(workers: 1)
         } throws: { error in
-            "\(error)".contains("\(path): record 0: next_access_vtime 0") && "\(error)".contains("--compute-next-uses")
+            "\(error)".contains("\(path): record 1: next_access_vtime 0") && "\(error)".contains("--compute-next-uses")
         }
         var source = TraceSource.file(path)
         source.computesNextUses = true

@@ -32,13 +32,13 @@ import Testing
             TraceFixtures.record(time: 1, id: 1, size: 1) + TraceFixtures.record(time: 2, id: 2, size: 1)
             + Array(TraceFixtures.record(time: 3, id: 3, size: 1).prefix(10))
 
-        // Then the error names record 2, counted from 0
-        #expect(throws: TraceError.truncatedRecord(file: "x.oracleGeneral.bin", record: 2, bytes: 10, recordSize: 24)) {
+        // Then the error names the third record, counted from 1 as lines are
+        #expect(throws: TraceError.truncatedRecord(file: "x.oracleGeneral.bin", record: 3, bytes: 10, recordSize: 24)) {
             try TraceReader.read(bytes: bytes, name: "x.oracleGeneral.bin")
         }
         #expect(
             TraceFixtures.failure(bytes, name: "x.oracleGeneral.bin")
-                == "x.oracleGeneral.bin: record 2 is truncated: 10 of 24 bytes")
+                == "x.oracleGeneral.bin: record 3 is truncated: 10 of 24 bytes")
     }
 
     @Test func refusesAnEmptyFile() {

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Bad input, one table: each row is refused with one clear line, before any replay starts, and
+/// leaves no output behind.
+@Suite("Bad input is refused before any work")
+struct BadInputTests {
+    /// A scratch folder holding a file, a 25-byte oracleGeneral trace, and no `missing/`.
+    final class Scratch: Sendable {
+        let root: URL
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-bad-input-\(UUID())")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try "not a folder\n".write(to: root.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
+            try Data(repeating: 7, count: 25).write(to: root.appendingPathComponent("short.oracleGeneral.bin"))
+        }
+        func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+        deinit { try? FileManager.default.removeItem(at: root) }
+    }
+
+    /// Arguments (`@` stands for the scratch folder), the line expected on stderr, and the output
+    /// path that must not appear (`@`-relative), if any.
+    static let rows: [(arguments: [String], message: String, output: String?)] = [
+        (
+            ["run", "--policy", "lru", "--out", "@/missing/x.csv"],
+            "--out @/missing/x.csv: the folder @/missing does not exist", "@/missing/x.csv"
+        ),
+        (["run", "--policy", "lru", "--out", "@"], "--out @ is a folder, not a file", nil),
+        (["run", "--policy", "lru", "--out", "@/file.txt/x.csv"], "@/file.txt is a file, not a folder", nil),
+        (
+            ["mrc", "--policy", "lru", "--out", "@/missing/m.csv"], "the folder @/missing does not exist",
+            "@/missing/m.csv"
+        ),
+        (
+            ["compare", "--scenario", "daily-reader", "--policy", "lru", "--out-dir", "@/file.txt"],
+            "--out-dir @/file.txt is a file, not a folder", nil
+        ),
+        (
+            ["tune", "--scenario", "daily-reader", "--out-dir", "@/file.txt"],
+            "--out-dir @/file.txt is a file, not a folder", nil
+        ),
+        (
+            ["tune", "--scenario", "daily-reader", "--out-dir", "@/t", "--client-source", "@/missing/R.swift"],
+            "--client-source @/missing/R.swift: the folder @/missing does not exist", "@/t"
+        ),
+        (["merge", "@/missing"], "@/missing does not exist", nil),
+        (["run", "--policy", ","], "--policy names nothing", nil),
+        (["run", "--policy", "lru,,sieve"], "--policy has an empty item in 'lru,,sieve'", nil),
+        (["compare", "--admission", ","], "--admission names nothing", nil),
+        (["compare", "--ttl", "none,"], "--ttl has an empty item in 'none,'", nil),
+        (["run", "--capacity", "1.5"], "\"1.5\" is not a whole number of bytes (or objects)", nil),
+        (
+            ["run", "--capacity", "-5"], "--capacity: \"-5\" is not a size like 20MB, 512KiB or 4096 (it is negative)",
+            nil
+        ),
+        (["run", "--capacity=-5"], "(it is negative)", nil),
+        (["run", "--ttl", "-5"], "--ttl: \"-5\" is not a duration like 300s, 5m, 12h or 7d (it is negative)", nil),
+        (["run", "--ttl", "1.5ms"], "is not a whole number of milliseconds", nil),
+        (["run", "--jobs", "-1"], "--jobs must be at least 1", nil),
+        (["mrc", "--from", "50%", "--to", "1%"], "--to 1% is smaller than --from 50%", nil),
+        (["mrc", "--from", "2MB", "--to", "1MB"], "--to 1MB is smaller than --from 2MB", nil),
+        (
+            ["run", "--trace", "/dev/null"],
+            "/dev/null: cannot read the trace: not a regular file (a pipe or a device)", nil
+        ),
+        (
+            ["run", "--trace", "@/short.oracleGeneral.bin"],
+            "short.oracleGeneral.bin: record 2 is truncated: 1 of 24 bytes", nil
+        ),
+        (
+            ["run", "--policy", "lru+bloom"],
+            "a filter in front of a policy is its own option, --policy lru --admission bloom", nil
+        ),
+        (["run", "--admission", "bloom,size:1000"], "run takes one --admission; compare tries several", nil),
+        (["tune", "--policy", "belady"], "belady needs the whole trace in advance; a client cannot run it", nil),
+        (
+            ["compare", "--policy", "lru,belady"],
+            "belady is not ranked: Belady's optimum runs on every trace as the ceiling", nil
+        ),
+    ]
+
+    @Test(arguments: rows.indices)
+    func isRefusedInOneLineBeforeAnyWork(row: Int) throws {
+        let scratch = try Scratch()
+        let (arguments, message, output) = Self.rows[row]
+        func resolved(_ text: String) -> String { text.replacingOccurrences(of: "@", with: scratch.root.path) }
+
+        let result = try Binary.run(arguments.map(resolved))
+
+        #expect(result.status != 0, "\(arguments) succeeded")
+        let error = result.stderr.split(separator: "\n").first { $0.hasPrefix("Error: ") }.map(String.init) ?? ""
+        #expect(error.contains(resolved(message)), "\(arguments): \(result.stderr)")
+        // No replay started: none of the commands' status lines, nothing on stdout.
+        for line in result.stderr.split(separator: "\n") {
+            let started = ["trace ", "comparing ", "tuning on ", "run: ", "mrc: "].contains { line.hasPrefix($0) }
+            #expect(!started, "\(arguments) started work: \(line)")
+        }
+        #expect(result.stdout.isEmpty, "\(arguments) printed \(result.stdout)")
+        if let output {
+            #expect(!FileManager.default.fileExists(atPath: resolved(output)), "\(arguments) left \(output)")
+        }
+    }
+
+    @Test func anErrorInARunsOptionsShowsTheRunsUsageNotTheRootCommands() throws {
+        let result = try Binary.run(["run", "--admission", "bloom,size:1000"])
+        #expect(result.stderr.contains("cachelab run --help"), "\(result.stderr)")
+    }
+}
