@@ -88,6 +88,9 @@ struct CompareCommand: AsyncParsableCommand {
     )
     var force = false
 
+    @Flag(help: "Draw every policy in the charts (default: at most 7, the best by rank and LRU, beside Belady's).")
+    var allSeries = false
+
     @OptionGroup var jobs: JobOptions
 
     @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
@@ -143,7 +146,8 @@ struct CompareCommand: AsyncParsableCommand {
         )
         let results = plan.manifest.runs(try await Execution.sweep(plan, jobs: jobs, what: "compare"))
         let liveRuns = live ? try await replayLive(sources, Comparison.rankings(results), request) : []
-        try Emitter.comparison(results, liveRuns: liveRuns, command: plan.manifest.command, outDir: outDir)
+        try Emitter.comparison(
+            results, liveRuns: liveRuns, command: plan.manifest.command, outDir: outDir, allSeries: allSeries)
     }
 
     /// Each policy (at its first lifetime) at each trace's middle capacity, replayed through the

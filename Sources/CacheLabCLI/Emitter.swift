@@ -50,13 +50,15 @@ enum Emitter {
 
     /// Prints the rankings and writes compare.csv, the charts and README.md to `outDir`: the
     /// same files from one machine's run and from a merge of its shards.
-    static func comparison(_ results: [RunResult], liveRuns: [RunResult] = [], command: String, outDir: String) throws {
+    static func comparison(
+        _ results: [RunResult], liveRuns: [RunResult] = [], command: String, outDir: String, allSeries: Bool = false
+    ) throws {
         let rankings = Comparison.rankings(results)
-        try Output.result(ComparisonReport.table(rankings), to: nil)
+        try Output.result(ComparisonReport.table(rankings) + "\n" + Comparison.rankingNote + "\n", to: nil)
         try Directory.create(outDir)
         let csv = "compare.csv"
         var files = [ComparisonReport.File(name: csv, contents: Report.csv(results + liveRuns))]
-        files += rankings.flatMap(ComparisonReport.charts)
+        files += rankings.flatMap { ComparisonReport.charts($0, allSeries: allSeries) }
         let liveCharts = rankings.compactMap { ranking in
             ComparisonReport.liveChart(ranking.trace, runs: liveRuns.filter { $0.trace == ranking.trace })
         }

@@ -41,6 +41,9 @@ struct MergeCommand: AsyncParsableCommand {
     @Flag(help: "Replace a comparison of other traces in --out-dir.")
     var force = false
 
+    @Flag(help: "Draw every policy in a comparison's charts, as compare --all-series does.")
+    var allSeries = false
+
     @Option(
         help: ArgumentHelp(
             "Where mrc's and run's table or CSV goes (default: stdout); written whole or not at all.",
@@ -74,7 +77,8 @@ struct MergeCommand: AsyncParsableCommand {
             let outDir = ComparisonFolder.resolve(
                 self.outDir, traces: traces, fromFiles: !ComparisonFolder.areScenarios(traces))
             try ComparisonFolder.check(outDir, traces: traces, force: force)
-            try Emitter.comparison(manifest.runs(outputs), command: manifest.command, outDir: outDir)
+            try Emitter.comparison(
+                manifest.runs(outputs), command: manifest.command, outDir: outDir, allSeries: allSeries)
         case .mrc:
             try Emitter.curve(manifest.curve(outputs), format: try format(manifest), out: out)
         case .run:

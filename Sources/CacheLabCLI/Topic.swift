@@ -102,10 +102,13 @@ enum Topic: String, CaseIterable, ExpressibleByArgument {
             With --vs-opt, run and compare also replay Belady's optimum (evict the entry used
             furthest in the future) at each capacity, and report
               opt_ratio = the policy's hit ratio ÷ Belady's hit ratio
-            at the same capacity, size mode and tier. 0.95 means the policy gets 95% of the hits
-            any policy could. In unit mode Belady is optimal, so opt_ratio is at most 1; in bytes
-            mode it is a strong reference rather than the optimum, and a size-aware policy can
-            exceed 1. A low opt_ratio at a small capacity says the policy, not the size, is what
+            at the same capacity, size mode and tier. 0.95 means the policy gets 95% of Belady's
+            hits. Belady evicts the entry whose next use is furthest away: with entries of one size
+            (unit mode) no cache hits more, so opt_ratio is at most 1; with sizes in bytes it is a
+            reference, not a ceiling, because it evicts by next use alone, not by size and next
+            use, and a policy that keeps many small photos in the room of one large one can pass
+            it (opt_ratio above 1). compare ranks by mean hit ratio and prints opt_ratio's mean
+            beside it as "% of Belady". A low opt_ratio at a small capacity says the policy, not the size, is what
             to change; a ratio near 1 says only a bigger cache helps.
 
               cachelab run --policy all --capacity 1%,10% --vs-opt

@@ -93,7 +93,7 @@ struct CompareCommandTests {
             }
         }
         // And the ranking on stdout, each trace with its ceiling
-        #expect(output.stdout.components(separatedBy: "belady (ceiling)").count == 3)
+        #expect(output.stdout.components(separatedBy: "belady (offline optimum)").count == 3)
         #expect(output.stderr.contains("wrote 8 files to"))
     }
 

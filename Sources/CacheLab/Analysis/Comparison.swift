@@ -145,9 +145,22 @@ public enum Comparison {
         public var optimum: [RunResult]
     }
 
-    /// The policies of `results` ranked on each trace by their mean share of Belady's hits over
-    /// the capacities (ties by mean byte hit ratio, then by name), traces in first-seen order.
-    /// A capacity at which Belady hit nothing counts as 1 for a policy that hit nothing too.
+    /// What Belady's runs are called in every table, chart and report.
+    public static let optimumLabel = "belady (offline optimum)"
+
+    /// Why a policy can pass Belady in bytes mode, said the same way everywhere.
+    public static let optimumNote =
+        "Belady's offline optimum evicts the object whose next use is furthest away. With objects of one size (unit mode) no cache hits more; with sizes in bytes it is a reference, not a ceiling, because it evicts by next use alone, not by size and next use: a policy that keeps many small photos in the room of one large one can pass it."
+
+    /// How the rankings are ordered, said where they are printed.
+    public static let rankingNote =
+        "Ranked by mean hit ratio over the capacities (each capacity weighted equally); \"% of Belady\" is the hit ratio as a share of Belady's at the same capacity, averaged the same way."
+
+    /// The policies of `results` ranked on each trace by their mean hit ratio over the capacities
+    /// (ties by mean byte hit ratio, then by name), traces in first-seen order: what a reader
+    /// expects of a ranking. The mean share of Belady's hits is beside it, not the order: it is
+    /// dominated by the smallest capacity, where Belady's hits are few. A capacity at which
+    /// Belady hit nothing counts as 1 for a policy that hit nothing too.
     public static func rankings(_ results: [RunResult]) -> [Ranking] {
         var traces: [String] = []
         var byTrace: [String: [RunResult]] = [:]
@@ -176,7 +189,7 @@ public enum Comparison {
                     meanByteHitRatio: mean(group.map(\.byteHitRatio)), runs: group)
             }
             .sorted { a, b in
-                if a.meanOptRatio != b.meanOptRatio { return a.meanOptRatio > b.meanOptRatio }
+                if a.meanHitRatio != b.meanHitRatio { return a.meanHitRatio > b.meanHitRatio }
                 if a.meanByteHitRatio != b.meanByteHitRatio { return a.meanByteHitRatio > b.meanByteHitRatio }
                 return a.label < b.label
             }

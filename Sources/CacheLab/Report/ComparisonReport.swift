@@ -14,15 +14,15 @@ public enum ComparisonReport {
         }
     }
 
-    /// For each trace: the policies best first, with their mean share of Belady's hits over the
-    /// capacities, mean hit and byte hit ratios, and the hit ratio and p95 latency at the
-    /// smallest, middle and largest capacity.
+    /// For each trace: the policies best first, with their mean hit ratio over the capacities,
+    /// their mean share of Belady's hits, mean byte hit ratio, and the hit ratio and p95 latency
+    /// at the smallest, middle and largest capacity; Belady's own row last.
     public static func table(_ rankings: [Comparison.Ranking]) -> String {
         rankings.map { ranking in
             let picks = pickedCapacities(ranking)
             let sizeMode = ranking.optimum.first?.cache.sizeMode ?? .bytes
             var rows = [
-                ["rank", "policy", "% of Belady", "hit ratio", "byte hit ratio"]
+                ["rank", "policy", "hit ratio", "% of Belady", "byte hit ratio"]
                     + picks.map { "hits at \(capacityLabel($0, sizeMode))" } + [
                         "p95 at \(capacityLabel(picks[picks.count / 2], sizeMode))"
                     ]
@@ -34,14 +34,20 @@ public enum ComparisonReport {
                 let middle = standing.runs.first { $0.cache.capacity == picks[picks.count / 2] }
                 rows.append(
                     [
-                        "\(place + 1)", standing.label, Report.percent(standing.meanOptRatio),
-                        Report.percent(standing.meanHitRatio), Report.percent(standing.meanByteHitRatio),
+                        "\(place + 1)", standing.label, Report.percent(standing.meanHitRatio),
+                        Report.percent(standing.meanOptRatio), Report.percent(standing.meanByteHitRatio),
                     ] + atPicks + [middle.map { Report.decimal($0.latency.p95, places: 1) + " ms" } ?? "-"])
             }
             let optimum = picks.map { capacity in
                 ranking.optimum.first { $0.cache.capacity == capacity }.map { Report.percent($0.hitRatio) } ?? "-"
             }
-            rows.append(["", "belady (ceiling)", "100.00%", "", ""] + optimum + [""])
+            let optimumMean = { (value: (RunResult) -> Double) in
+                ranking.optimum.isEmpty
+                    ? "" : Report.percent(ranking.optimum.map(value).reduce(0, +) / Double(ranking.optimum.count))
+            }
+            rows.append(
+                ["", Comparison.optimumLabel, optimumMean(\.hitRatio), "100.00%", optimumMean(\.byteHitRatio)] + optimum
+                    + [""])
             let requests = ranking.optimum.first?.requests ?? 0
             return
                 "\(ranking.trace): \(Report.grouped(requests)) requests, \(ranking.capacities.count) capacities from \(capacityLabel(ranking.capacities.first ?? 0, sizeMode)) to \(capacityLabel(ranking.capacities.last ?? 0, sizeMode))\n"
@@ -71,37 +77,63 @@ public enum ComparisonReport {
         return cleaned.isEmpty ? "trace" : cleaned
     }
 
-    /// Three charts per trace: miss ratio and byte hit ratio against capacity (one line per
-    /// policy, Belady dashed), and the latency distribution at the middle capacity.
-    public static func charts(_ ranking: Comparison.Ranking) -> [File] {
+    /// How many policies a chart draws by default: with Belady's line, eight, each its own colour.
+    public static let chartedPolicies = 7
+
+    /// The policies a chart draws: all of them with `allSeries`, else the best few by rank and
+    /// LRU, the familiar baseline, `chartedPolicies` in all.
+    public static func charted(_ ranking: Comparison.Ranking, allSeries: Bool = false) -> [Comparison.Standing] {
+        guard !allSeries, ranking.standings.count > chartedPolicies else { return ranking.standings }
+        var chosen = Array(ranking.standings.prefix(chartedPolicies))
+        if let lru = ranking.standings.first(where: { $0.policy == .lru && $0.admission == nil && $0.ttl == nil }),
+            !chosen.contains(lru)
+        {
+            chosen[chosen.count - 1] = lru
+        }
+        return chosen
+    }
+
+    /// Three charts per trace: miss ratio and byte hit ratio against capacity (the policies
+    /// `charted` picks, Belady's dashed), and the latency distribution at the middle capacity.
+    /// Every capacity swept is a labelled tick, and each axis says which way is better.
+    public static func charts(_ ranking: Comparison.Ranking, allSeries: Bool = false) -> [File] {
         let sizeMode = ranking.optimum.first?.cache.sizeMode ?? .bytes
         let capacityAxis = LineChart.Axis(
             title: sizeMode == .unit ? "cache capacity (objects, log scale)" : "cache capacity (bytes, log scale)",
-            scale: .logarithmic, units: sizeMode == .unit ? .count : .bytes)
-        // Legend order: the ranking's, best first, then the ceiling.
+            scale: .logarithmic, units: sizeMode == .unit ? .count : .bytes,
+            ticks: ranking.capacities.map(Double.init))
+        let standings = charted(ranking, allSeries: allSeries)
+        // Legend order: the ranking's, best first, then the optimum.
         func lines(_ value: (RunResult) -> Double) -> [LineChart.Series] {
-            ranking.standings.map { standing in
+            standings.map { standing in
                 LineChart.Series(
                     name: standing.label, points: standing.runs.map { (Double($0.cache.capacity), value($0)) })
             }
                 + [
                     LineChart.Series(
-                        name: "belady (optimum)",
+                        name: Comparison.optimumLabel,
                         points: ranking.optimum.map { (Double($0.cache.capacity), value($0)) },
                         isReference: true)
                 ]
         }
         let requests = ranking.optimum.first?.requests ?? 0
-        let about = "\(ranking.trace), \(Report.grouped(requests)) requests"
+        let best = standings == Array(ranking.standings.prefix(standings.count))
+        let shown =
+            standings.count == ranking.standings.count
+            ? ""
+            : best
+                ? "; the best \(standings.count) of \(ranking.standings.count) (all: compare.csv)"
+                : "; the best \(standings.count - 1) of \(ranking.standings.count) and LRU (all: compare.csv)"
+        let about = "\(ranking.trace), \(Report.grouped(requests)) requests\(shown)"
         let missRatio = LineChart(
-            title: "Miss ratio by cache size", subtitle: about + "; lower is better", x: capacityAxis,
-            y: LineChart.Axis(title: "miss ratio (requests)", units: .percent), series: lines(\.missRatio))
+            title: "Miss ratio by cache size", subtitle: about, x: capacityAxis,
+            y: LineChart.Axis(title: "miss ratio (lower is better)", units: .percent), series: lines(\.missRatio))
         let byteHitRatio = LineChart(
-            title: "Byte hit ratio by cache size", subtitle: about + "; share of bytes served from the cache",
-            x: capacityAxis, y: LineChart.Axis(title: "byte hit ratio", units: .percent),
+            title: "Byte hit ratio by cache size", subtitle: about, x: capacityAxis,
+            y: LineChart.Axis(title: "byte hit ratio (higher is better)", units: .percent),
             series: lines(\.byteHitRatio))
         let middle = ranking.capacities.isEmpty ? 0 : ranking.capacities[ranking.capacities.count / 2]
-        let latencySeries = ranking.standings.compactMap { standing -> LineChart.Series? in
+        let latencySeries = standings.compactMap { standing -> LineChart.Series? in
             guard let run = standing.runs.first(where: { $0.cache.capacity == middle }), !run.latency.cdf.isEmpty
             else { return nil }
             return LineChart.Series(
@@ -111,8 +143,10 @@ public enum ComparisonReport {
         let network = ranking.optimum.first?.configuration.network.rawValue ?? ""
         let latency = LineChart(
             title: "Latency distribution with a \(capacityLabel(middle, sizeMode)) cache",
-            subtitle: about + "; modelled, \(network) network; further left is better",
-            x: LineChart.Axis(title: "latency per request (ms, log scale)", scale: .logarithmic, units: .milliseconds),
+            subtitle: about + "; modelled, \(network) network",
+            x: LineChart.Axis(
+                title: "latency per request (ms, log scale; further left is better)", scale: .logarithmic,
+                units: .milliseconds),
             y: LineChart.Axis(title: "share of requests at or below", units: .percent, range: 0...1),
             series: latencySeries, steps: true)
         return zip(chartNames(ranking.trace), [missRatio, byteHitRatio, latency]).map {
@@ -159,10 +193,10 @@ public enum ComparisonReport {
         var out = """
             # Policy comparison
 
-            Made by `\(command)`. Every row of [`\(csv)`](\(csv)) is one simulated replay; \
-            "% of Belady" is a run's hit ratio as a share of Belady's offline optimum at the same \
-            capacity, averaged over the capacities (in byte mode Belady is not strictly optimal for \
-            objects of unequal size, so a policy can pass 100 %). Latency is the simulator's model.
+            Made by `\(command)`. Every row of [`\(csv)`](\(csv)) is one simulated replay. \
+            \(Comparison.rankingNote) \(Comparison.optimumNote) Latency is the simulator's model. \
+            The charts draw at most \(chartedPolicies) policies, the best by rank and LRU, beside \
+            Belady's (`--all-series` draws every one).
 
 
             """

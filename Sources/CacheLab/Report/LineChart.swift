@@ -5,7 +5,9 @@
 #endif
 
 /// A line chart rendered as a standalone SVG document: axes with ticks and units, a grid, one
-/// coloured line with markers per series, and a legend beside the plot.
+/// coloured line with markers per series, and a legend beside the plot that lists every series
+/// (the document grows to fit it). The plot leaves a margin inside its frame, so no point sits
+/// on it.
 ///
 /// Pure string building (no Foundation, no fonts measured): labels are short, the plot leaves a
 /// fixed margin for them, and the legend's width follows its longest name at an estimated 7
@@ -15,7 +17,7 @@ public struct LineChart: Sendable {
     public struct Series: Sendable {
         public var name: String
         public var points: [(x: Double, y: Double)]
-        /// A reference line (Belady's optimum): drawn dashed, in grey.
+        /// A reference line (Belady's optimum): drawn dashed, in near-black.
         public var isReference: Bool
 
         public init(name: String, points: [(x: Double, y: Double)], isReference: Bool = false) {
@@ -48,14 +50,21 @@ public struct LineChart: Sendable {
         public var title: String
         public var scale: Scale
         public var units: Units
-        /// Fixed bounds; nil takes the data's (for a linear axis, from 0).
+        /// Fixed bounds; nil takes the data's (for a linear axis, from 0), with a margin.
         public var range: ClosedRange<Double>?
+        /// Where the ticks go, each labelled (the capacities a sweep ran at); nil places them
+        /// on round values.
+        public var ticks: [Double]?
 
-        public init(title: String, scale: Scale = .linear, units: Units, range: ClosedRange<Double>? = nil) {
+        public init(
+            title: String, scale: Scale = .linear, units: Units, range: ClosedRange<Double>? = nil,
+            ticks: [Double]? = nil
+        ) {
             self.title = title
             self.scale = scale
             self.units = units
             self.range = range
+            self.ticks = ticks
         }
     }
 
@@ -76,12 +85,11 @@ public struct LineChart: Sendable {
         self.steps = steps
     }
 
-    /// Twelve colours that stay apart on white and for the common colour-vision deficiencies as
-    /// far as twelve can (Tableau's 10, then two darker).
-    static let palette = [
-        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-        "#b07aa1", "#ff9da7", "#9c755f", "#1b3a5f", "#6b6b00", "#8c1c13",
-    ]
+    /// Seven colours that stay apart on white and for the common colour-vision deficiencies
+    /// (Okabe and Ito's, with a dark ochre for their yellow, which white washes out). Past seven
+    /// lines the colours come round again with a dash pattern each round.
+    static let palette = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#8c6d1f"]
+    static let dashes = ["", "9 3", "2 3", "9 3 2 3"]
 
     /// The SVG document.
     public func svg(width: Int = 760, height: Int = 460) -> String {
@@ -89,7 +97,10 @@ public struct LineChart: Sendable {
         let left = 72.0
         let right = Double(width - legendWidth - 16)
         let top = subtitle.isEmpty ? 44.0 : 60.0
-        let bottom = Double(height - 56)
+        // Tall enough for every legend row beside the plot.
+        let height = max(height, Int(top) + 8 + 18 * series.count + 70)
+        let rotated = (x.ticks?.count ?? 0) > 6
+        let bottom = Double(height - (rotated ? 76 : 56))
         let xs = series.flatMap { $0.points.map(\.x) }.filter { usable($0, on: x.scale) }
         let ys = series.flatMap { $0.points.map(\.y) }.filter { usable($0, on: y.scale) }
         let xDomain = domain(of: xs, axis: x)
@@ -108,12 +119,19 @@ public struct LineChart: Sendable {
             out += "<text x=\"\(left)\" y=\"40\" fill=\"#555\">\(escaped(subtitle))</text>\n"
         }
         // Grid and tick labels.
-        for tick in ticks(xDomain, scale: x.scale) {
+        for tick in x.ticks ?? ticks(xDomain, scale: x.scale) {
             let px = format(xMap(tick))
             out +=
                 "<line x1=\"\(px)\" y1=\"\(format(top))\" x2=\"\(px)\" y2=\"\(format(bottom))\" stroke=\"#e4e4e4\"/>\n"
-            out +=
-                "<text x=\"\(px)\" y=\"\(format(bottom + 16))\" text-anchor=\"middle\">\(escaped(label(tick, x.units)))</text>\n"
+            if rotated {
+                // Many labels: slanted, so that each is read whole.
+                let y = format(bottom + 14)
+                out +=
+                    "<text x=\"\(px)\" y=\"\(y)\" text-anchor=\"end\" transform=\"rotate(-35 \(px) \(y))\">\(escaped(label(tick, x.units)))</text>\n"
+            } else {
+                out +=
+                    "<text x=\"\(px)\" y=\"\(format(bottom + 16))\" text-anchor=\"middle\">\(escaped(label(tick, x.units)))</text>\n"
+            }
         }
         for tick in ticks(yDomain, scale: y.scale) {
             let py = format(yMap(tick))
@@ -136,11 +154,13 @@ public struct LineChart: Sendable {
         out += "width=\"\(format(right - left))\" height=\"\(format(bottom - top))\"/></clipPath>\n"
         out += "<g clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"2\">\n"
         var colour = 0
-        var colours: [String] = []
+        var styles: [(stroke: String, dash: String)] = []
         for line in series {
-            let stroke = line.isReference ? "#555" : Self.palette[colour % Self.palette.count]
+            let stroke = line.isReference ? "#222" : Self.palette[colour % Self.palette.count]
+            let pattern = line.isReference ? "6 4" : Self.dashes[(colour / Self.palette.count) % Self.dashes.count]
             if !line.isReference { colour += 1 }
-            colours.append(stroke)
+            let dash = pattern.isEmpty ? "" : " stroke-dasharray=\"\(pattern)\""
+            styles.append((stroke, dash))
             let points = line.points
                 .filter { usable($0.x, on: x.scale) && usable($0.y, on: y.scale) }
                 .sorted { $0.x < $1.x }
@@ -150,8 +170,8 @@ public struct LineChart: Sendable {
             for point in points.dropFirst() {
                 path += steps ? " H\(format(point.0)) V\(format(point.1))" : " L\(format(point.0)),\(format(point.1))"
             }
-            let dash = line.isReference ? " stroke-dasharray=\"6 4\"" : ""
-            out += "<path d=\"\(path)\" stroke=\"\(stroke)\"\(dash)><title>\(escaped(line.name))</title></path>\n"
+            out +=
+                "<path d=\"\(path)\" stroke=\"\(stroke)\"\(styles.last!.dash)><title>\(escaped(line.name))</title></path>\n"
             if !steps && points.count <= 40 {
                 for point in points {
                     out +=
@@ -165,9 +185,9 @@ public struct LineChart: Sendable {
         let legendX = right + 16
         for (index, line) in series.enumerated() {
             let rowY = top + 8 + Double(index) * 18
-            let dash = line.isReference ? " stroke-dasharray=\"6 4\"" : ""
             out += "<line x1=\"\(format(legendX))\" y1=\"\(format(rowY))\" x2=\"\(format(legendX + 22))\" "
-            out += "y2=\"\(format(rowY))\" stroke=\"\(colours[index])\" stroke-width=\"2\"\(dash)/>\n"
+            out +=
+                "y2=\"\(format(rowY))\" stroke=\"\(styles[index].stroke)\" stroke-width=\"2\"\(styles[index].dash)/>\n"
             out += "<text x=\"\(format(legendX + 28))\" y=\"\(format(rowY))\" dy=\"4\">\(escaped(line.name))</text>\n"
         }
         out += "</svg>\n"
@@ -179,20 +199,23 @@ public struct LineChart: Sendable {
     }
 
     private func domain(of values: [Double], axis: Axis) -> ClosedRange<Double> {
-        if let range = axis.range { return range }
-        guard var low = values.min(), var high = values.max() else {
+        guard var low = axis.range?.lowerBound ?? values.min(), var high = axis.range?.upperBound ?? values.max()
+        else {
             return axis.scale == .linear ? 0...1 : 1...10
         }
+        // A margin on both sides, so that no point sits on the frame.
         if axis.scale == .linear {
-            low = min(low, 0)
+            if axis.range == nil { low = min(low, 0) }
             if high <= low { high = low + 1 }
-            return low...(high * 1.05)
+            let margin = (high - low) * 0.04
+            return (low - margin)...(high + margin)
         }
         if high <= low {
             low /= 2
             high *= 2
         }
-        return low...high
+        let margin = pow(high / low, 0.04)
+        return (low / margin)...(high * margin)
     }
 
     /// Where ticks go: 1-2-5 steps on a linear axis (about six), powers of ten on a log axis

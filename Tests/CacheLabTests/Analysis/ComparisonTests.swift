@@ -1,3 +1,4 @@
+import CacheEngine
 import Testing
 
 @testable import CacheLab
@@ -27,7 +28,7 @@ struct ComparisonTests {
         }
     }
 
-    @Test func policiesAreRankedByTheirMeanShareOfBeladysHits() throws {
+    @Test func policiesAreRankedByTheirMeanHitRatioWithTheirShareOfBeladysBeside() throws {
         let request = Comparison.Request(policies: [.fifo, .lru, .s3fifo, .belady], ttls: [nil, 3_600_000])
         let results = try Comparison.run([Comparison.Subject(trace: Self.trace, capacities: Self.capacities)], request)
         let ranking = try #require(Comparison.rankings(results).first)
@@ -36,8 +37,8 @@ struct ComparisonTests {
         #expect(ranking.standings.count == 6)
         #expect(!ranking.standings.contains { $0.policy == .belady })
         #expect(ranking.optimum.map(\.cache.capacity) == Self.capacities)
-        let shares = ranking.standings.map(\.meanOptRatio)
-        #expect(shares == shares.sorted(by: >))
+        let means = ranking.standings.map(\.meanHitRatio)
+        #expect(means == means.sorted(by: >))
         for standing in ranking.standings {
             #expect(standing.runs.map(\.cache.capacity) == Self.capacities)
             let expected = standing.runs.map { Double($0.hits) / Double($0.optimalHits!) }.reduce(0, +) / 3
@@ -52,7 +53,7 @@ struct ComparisonTests {
             Comparison.Request(policies: [.lru, .arc]))
         let table = ComparisonReport.table(Comparison.rankings(results))
         #expect(table.hasPrefix("\(Self.trace.name): 501 requests, 3 capacities from 100.00 KB to 1.00 MB"))
-        #expect(table.contains("belady (ceiling)"))
+        #expect(table.contains("belady (offline optimum)"))
         for name in ["lru", "arc"] { #expect(table.contains(" \(name) ")) }
     }
 
@@ -61,7 +62,7 @@ struct ComparisonTests {
             [Comparison.Subject(trace: Self.trace, capacities: Self.capacities)],
             Comparison.Request(policies: [.lru]))
         let rankings = Comparison.rankings(results)
-        let charts = rankings.flatMap(ComparisonReport.charts)
+        let charts = rankings.flatMap { ComparisonReport.charts($0) }
         #expect(charts.map(\.name) == ComparisonReport.chartNames(Self.trace.name))
         let markdown = ComparisonReport.markdown(rankings, command: "cachelab compare", csv: "compare.csv")
         for chart in charts {
@@ -71,5 +72,32 @@ struct ComparisonTests {
         #expect(ComparisonReport.slug("daily-reader.csv") == "daily-reader")
         #expect(ComparisonReport.slug("daily-reader(seed=1)") == "daily-reader-seed-1-")
         #expect(ComparisonReport.slug("cdn.oracleGeneral.bin") == "cdn")
+    }
+
+    @Test func aChartDrawsTheBestSevenAndLRUBesideBeladyUnlessAskedForAll() throws {
+        // Given twelve policies ranked on one trace
+        let policies: [PolicyKind] = [
+            .lru, .fifo, .lfu, .clock, .sieve, .twoq, .s3fifo, .arc, .gdsf, .slru, .mq, .lruk,
+        ]
+        let results = try Comparison.run(
+            [Comparison.Subject(trace: Self.trace, capacities: Self.capacities)],
+            Comparison.Request(policies: policies))
+        let ranking = try #require(Comparison.rankings(results).first)
+
+        // Then the charts draw seven of them, LRU among them, and Belady's: eight lines
+        let charted = ComparisonReport.charted(ranking)
+        #expect(charted.count == ComparisonReport.chartedPolicies)
+        #expect(charted.contains { $0.policy == .lru })
+        #expect(Array(charted.prefix(6)) == Array(ranking.standings.prefix(6)))
+        let missRatio = try #require(ComparisonReport.charts(ranking).first).contents
+        #expect((missRatio.components(separatedBy: "<path ").count - 1) == 8)
+        #expect(missRatio.contains(">\(Comparison.optimumLabel)</text>"))
+        #expect(missRatio.contains("miss ratio (lower is better)"))
+        // every capacity swept is a labelled tick
+        for label in ["100 KB", "400 KB", "1 MB"] { #expect(missRatio.contains(">\(label)</text>"), "\(label)") }
+
+        // And with allSeries every policy is drawn
+        let all = try #require(ComparisonReport.charts(ranking, allSeries: true).first).contents
+        #expect((all.components(separatedBy: "<path ").count - 1) == policies.count + 1)
     }
 }

@@ -55,6 +55,24 @@ struct LineChartTests {
         #expect(svg.occurrences(of: "<g ") == svg.occurrences(of: "</g>"))
     }
 
+    @Test func everySeriesHasALegendRowAndNoPointSitsOnTheFrame() throws {
+        // Given twenty lines, more than the palette's seven colours
+        let many = (0..<20).map { index in
+            LineChart.Series(name: "p\(index)", points: [(10_000, 0.05 * Double(index)), (1_000_000, 0)])
+        }
+        let svg = Self.chart(many).svg()
+
+        // Then each has its legend row, the document grew to hold them, and past seven lines
+        // the colours come round again dashed
+        for index in 0..<20 { #expect(svg.contains(">p\(index)</text>")) }
+        let height = try #require(svg.firstMatch(of: /height="(\d+)"/).map { Int($0.1)! })
+        #expect(height >= 60 + 8 + 20 * 18)
+        #expect(svg.contains("stroke-dasharray=\"9 3\""))
+        // and the points sit inside the frame (x from 72, the plot's left edge)
+        let xs = svg.matches(of: /<circle cx="([0-9.]+)"/).map { Double($0.1)! }
+        #expect(!xs.isEmpty && xs.allSatisfy { $0 > 72.5 })
+    }
+
     @Test func pointsALogAxisCannotShowAreLeftOut() {
         let svg = Self.chart([
             LineChart.Series(name: "lru", points: [(0, 0.9), (.nan, 0.5), (1_000, 0.4), (2_000, 0.3)])
