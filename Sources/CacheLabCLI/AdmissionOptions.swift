@@ -7,8 +7,8 @@ import CacheLab
 struct AdmissionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Admission filters in front of the policy, comma-separated (compare tries each; run takes one): none, "
-                + AdmissionFilter.names.map { "\($0.0) (\($0.1))" }.joined(separator: ", ") + ".",
+            "Admission filter in front of the policy (compare tries each of a list; run takes one): none, "
+                + AdmissionFilter.names.map(\.0).joined(separator: ", ") + " (cachelab topic admission).",
             valueName: "name[:param]"))
     var admission = "none"
 

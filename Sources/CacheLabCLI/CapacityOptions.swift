@@ -9,7 +9,7 @@ struct CapacityOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Capacities, comma-separated: bytes (4096), units (20MB, 512KiB), objects in unit mode, or shares of the working set (10%). Default: run 512KiB on a generated scenario and 10% of a --trace's working set; mrc and compare a range.",
+            "Capacities, comma-separated: 4096, 20MB, 512KiB, or 10% of the working set (default: run 512KiB on a scenario, 10% of a --trace's; mrc and compare a range).",
             valueName: "size[,size...]"))
     var capacity: String?
 

@@ -7,7 +7,7 @@ import ClientModel
 struct ClientOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Replay two tiers as these clients ship them, comma-separated or 'all': \(ClientPreset.allCases.map(\.rawValue).joined(separator: ", ")).",
+            "Replay two tiers as libraries ship them, comma-separated or 'all': \(ClientPreset.allCases.map(\.rawValue).joined(separator: ", ")).",
             valueName: "preset[,preset...]"))
     var client: String?
 
@@ -28,7 +28,7 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The device's memory, for the presets' memory limits (Nuke: 15%, Kingfisher: 1/4); --client-device overrides it.",
+            "The device's memory, for the presets' memory limits; --client-device overrides it.",
             valueName: "size"))
     var deviceMemory = "4GiB"
 
@@ -43,8 +43,7 @@ struct ClientOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             """
-            What a memory tier charges for an image: decoded (width × height × 4 where the trace \
-            gives pixels, as image libraries count bitmaps; else the encoded bytes) or encoded.
+            What a memory tier charges for an image: its decoded bitmap, or its encoded bytes.
             """, valueName: "decoded|encoded"))
     var memoryCost = MemoryCost.decoded
 

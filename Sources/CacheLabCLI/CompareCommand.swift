@@ -55,7 +55,7 @@ struct CompareCommand: AsyncParsableCommand {
             valueName: "none|duration[,...]"))
     var ttl = "none"
 
-    @Option(help: "Start the lifetime at insertion (fixed) or at the last use (sliding).")
+    @Option(help: "Lifetime from insertion (fixed) or last use (sliding).")
     var ttlMode: TTLMode = .fixed
 
     @OptionGroup(title: "Admission") var admission: AdmissionOptions
@@ -142,7 +142,7 @@ struct CompareCommand: AsyncParsableCommand {
         try OutputPath.checkFolder(outDir, option: "--out-dir")
         try ComparisonFolder.check(outDir, traces: traces, force: force)
         Output.status(
-            "comparing \(request.policies.count) policies × \(request.ttls.count) lifetimes × \(request.admissions.count) admission filters on \(sources.count) traces: \(plan.cells.count) replays (Belady's included), one pass per trace, on \(jobs.jobs) cores"
+            "comparing \(Report.counted(request.policies.count, "policy", plural: "policies")) × \(Report.counted(request.ttls.count, "lifetime")) × \(Report.counted(request.admissions.count, "admission filter")) on \(Report.counted(sources.count, "trace")): \(Report.counted(plan.cells.count, "replay")) (Belady's included), one pass per trace, on \(Report.counted(jobs.jobs, "core"))"
         )
         let results = plan.manifest.runs(try await Execution.sweep(plan, jobs: jobs, what: "compare"))
         let liveRuns = live ? try await replayLive(sources, Comparison.rankings(results), request) : []

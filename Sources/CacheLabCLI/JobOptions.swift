@@ -6,7 +6,7 @@ struct JobOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Cores replaying at once (default: every core); reading the trace has a thread of its own besides.",
+            "Cores replaying at once; reading the trace has a thread of its own.",
             valueName: "n"))
     var jobs = ParallelSweep.defaultWorkers
 

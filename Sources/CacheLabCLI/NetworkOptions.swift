@@ -6,8 +6,7 @@ import ClientModel
 struct NetworkOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Network profile of the latency model (a miss costs a round trip plus transfer): "
-                + NetworkProfile.allCases.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: ", ") + ".",
+            "Network of the latency model: a miss costs its round trip plus the transfer (cachelab topic tiers gives each one's).",
             valueName: "profile"))
     var network: NetworkProfile = .wifi
 }

@@ -12,29 +12,16 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Replay a trace through one or more cache policies and report hits, bytes and latency.",
         discussion: """
-            With no --trace, replays the built-in recipe-list scenario (seeded by --seed).
-            Several policies or capacities give one run each: --policy lru,fifo,lfu --capacity 1%,5%,10%. \
-            They all run in one pass over the trace: each chunk of requests goes through every cache \
-            before the next is read, the caches spread over the cores (--jobs), reading on a thread of \
-            its own. A trace file is streamed, plain or zstd-compressed (.zst), in constant memory: \
-            a billion requests replay in what the caches hold. A capacity given as a share of the \
-            working set (10%) costs one more pass to measure the working set first.
-
-            --mode live replays through the real client instead: its image pipeline (a memory tier, \
-            a SQLite disk tier, URLSession) against a fixture server over loopback HTTP, with \
-            wall-clock latency per tier and the bytes the server counted. A single-tier run is then a \
-            client with that one tier (--tier). Each request's outcome is checked against the \
-            simulator's and the agreement printed. \(HelpText.liveHoldsTrace)
-
-            Policies:
-            --vs-opt also runs Belady's offline optimum at each capacity and reports opt_ratio, the \
-            hit ratio as a share of the optimum's; it runs only in the single-tier simulator. \
-            \(HelpText.nextUses)
-
-            \(PolicyKind.allCases.map { "  \($0.rawValue.padding(8))  \($0.summary)" }.joined(separator: "\n"))
+            With no --trace, replays the built-in recipe-list scenario daily-reader at 512KiB. \
+            Several policies or capacities give one run each, all in one pass over the trace (a \
+            file is streamed, plain or .zst, in constant memory); a share of the working set (10%) \
+            costs one more pass to measure it. `cachelab policies` lists the policies; `cachelab \
+            topic` explains capacity, size-modes, tiers, presets, opt-ratio, admission, live (the \
+            real client: --mode live) and next-uses (what Belady costs). --help-hidden also shows \
+            the scenario's knobs and the live replay's, server's, faults' and sharding options.
 
             Examples:
-              cachelab run --trace big.oracleGeneral.zst --policy lru,arc,s3fifo --capacity 1GB,4GB --format csv
+              cachelab run --trace big.oracleGeneral.zst --policy lru,arc --capacity 1GB,4GB
               cachelab run --trace traces/feed-10k.csv --policy all --capacity 1%,10% --vs-opt
               cachelab run --client all --trace traces/weekly-returner.csv
             """
@@ -55,12 +42,12 @@ struct RunCommand: AsyncParsableCommand {
             valueName: "duration"))
     var ttl: String?
 
-    @Option(help: "Start the lifetime at insertion (fixed) or at the last use (sliding).")
+    @Option(help: "Lifetime from insertion (fixed) or last use (sliding).")
     var ttlMode: TTLMode = .fixed
 
     @Option(
         help: ArgumentHelp(
-            "On overflow, evict down to this fraction of the capacity (size: 0.7 as Nuke; Kingfisher and SDWebImage use 0.5).",
+            "On overflow, evict down to this share of the capacity (Nuke 0.7, Kingfisher and SDWebImage 0.5).",
             valueName: "ratio"))
     var trimRatio: Double?
 
@@ -80,7 +67,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Model every request's latency (--no-latency skips it for speed on big traces; the latency columns are then 0)."
+            "Model every request's latency (--no-latency: faster on big traces, latency columns 0)."
     )
     var latency = true
 
@@ -90,28 +77,29 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "sim: the simulator (fast, modelled latency); live: the real client pipeline against a fixture server."))
+            "sim: the simulator; live: the real client against a fixture server (cachelab topic live)."))
     var mode: RunMode = .sim
 
-    @OptionGroup(title: "Live replay (--mode live)") var live: LiveRunOptions
+    @OptionGroup(title: "Live replay (--mode live)", visibility: .hidden) var live: LiveRunOptions
 
     @Flag(
         help:
-            "Also run Belady's optimum at each capacity and report opt_ratio = hit ratio ÷ Belady's (simulator, single tier)."
+            "Also run Belady at each capacity and report opt_ratio (cachelab topic opt-ratio)."
     )
     var vsOpt = false
 
     @OptionGroup var jobs: JobOptions
 
-    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
+    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks", visibility: .hidden) var sharding:
+        ShardOptions
 
     @Option(
         help: ArgumentHelp(
             "With --shard (or a job array's environment): the folder the shard's cells go to, for `cachelab merge`.",
-            valueName: "path"))
+            valueName: "path", visibility: .hidden))
     var outDir: String?
 
-    @Option(help: "Output: a table for people or CSV for scripts (stdout then holds only CSV).")
+    @Option(help: "Output: a table, or CSV for scripts (stdout then holds only CSV).")
     var format: OutputFormat = .table
 
     @Option(
@@ -174,7 +162,10 @@ struct RunCommand: AsyncParsableCommand {
             guard let outDir else { throw CLIError("a shard writes its cells to a folder: give --out-dir") }
             return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "run")
         }
-        if let trace = source.trace { Output.status(TraceLoading.describe(source.name, TraceStatistics(trace))) }
+        // A share of the working set has had the trace described where it was measured.
+        if let trace = source.trace, !request.needsStatistics {
+            Output.status(TraceLoading.describe(source.name, TraceStatistics(trace)))
+        }
         let outputs = try await Execution.sweep(plan, jobs: jobs, what: "run")
         for (cell, output) in zip(plan.cells, outputs) where cell.entry.role == .optimum {
             Output.status(

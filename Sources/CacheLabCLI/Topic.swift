@@ -1,6 +1,7 @@
 import ArgumentParser
 import CacheEngine
 import CacheLab
+import ClientModel
 
 /// A concept `cachelab topic` explains.
 enum Topic: String, CaseIterable, ExpressibleByArgument {
@@ -10,6 +11,8 @@ enum Topic: String, CaseIterable, ExpressibleByArgument {
     case presets
     case optRatio = "opt-ratio"
     case admission
+    case live
+    case nextUses = "next-uses"
 
     /// One line for the list of topics.
     var summary: String {
@@ -20,6 +23,8 @@ enum Topic: String, CaseIterable, ExpressibleByArgument {
         case .presets: "what --client nuke (and the other libraries) models"
         case .optRatio: "reading opt_ratio: the hit ratio against Belady's at the same capacity"
         case .admission: "--admission: deciding whether a miss is stored at all"
+        case .live: "--mode live: a replay through the real client against a fixture server"
+        case .nextUses: "what Belady and --vs-opt need (each request's next use), and what it costs"
         }
     }
 
@@ -74,6 +79,10 @@ enum Topic: String, CaseIterable, ExpressibleByArgument {
             (memory_warning, background, foreground, relaunch) act on the tiers as the client's
             rules say. --memory-cost decoded charges memory by pixels (width × height × 4), as
             image libraries count bitmaps.
+
+            Every miss is modelled as the network profile's round trip plus the transfer
+            (--network):
+            \(NetworkProfile.allCases.map { "  \($0.rawValue.padding(10)) \($0.summary)" }.joined(separator: "\n"))
 
               cachelab run --memory-policy lru --memory-capacity 50MB --disk-policy s3fifo --disk-capacity 200MB
 
@@ -134,6 +143,33 @@ enum Topic: String, CaseIterable, ExpressibleByArgument {
               cachelab compare --policy lru,s3fifo --admission none,bloom,adaptsize
 
             More: the DocC article Policies (Admission).
+            """
+        case .live:
+            """
+            LIVE REPLAY
+
+            run --mode live replays through the real client instead of the simulator: its image
+            pipeline (a memory tier, a SQLite disk tier, URLSession) against a fixture server over
+            loopback HTTP, with wall-clock latency per tier and the bytes the server counted. A
+            single-tier run is then a client with that one tier (--tier). Each request's outcome
+            is checked against the simulator's and the agreement printed. \(HelpText.liveHoldsTrace)
+            compare --live replays each policy once more this way at the middle capacity.
+
+              cachelab run --mode live --client nuke --trace traces/weekly-returner.csv
+              cachelab run --mode live --help-hidden     # the live replay's and server's options
+
+            More: the DocC article Live replay and the fixture server.
+            """
+        case .nextUses:
+            """
+            NEXT USES
+
+            Belady's offline optimum (--policy belady, beladysize, and --vs-opt) evicts by each
+            request's next use. \(HelpText.nextUses)
+
+              cachelab run --trace big.oracleGeneral.zst --policy lru,belady --capacity 1GB
+
+            More: the DocC article Guide (Comparing policies).
             """
         }
     }

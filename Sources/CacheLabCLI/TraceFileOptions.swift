@@ -5,7 +5,7 @@ import CacheLab
 struct TraceFileOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Trace format; inferred from the file name when omitted (.oracleGeneral.bin, .txt, .csv; a final .zst is zstd).",
+            "Trace format (default: from the file name; a final .zst is zstd).",
             valueName: "format"))
     var traceFormat: TraceFormat?
 
@@ -14,8 +14,8 @@ struct TraceFileOptions: ParsableArguments {
 
     @Flag(
         help: ArgumentHelp(
-            "Compute each request's next use (for belady and --vs-opt) by a pass over the trace even when it is an oracleGeneral file, whose next_access_vtime field is otherwise used.",
-            discussion: HelpText.nextUses))
+            "Compute each request's next use (for belady and --vs-opt) by a pass over the trace, even for an oracleGeneral file (cachelab topic next-uses)."
+        ))
     var computeNextUses = false
 
     /// The trace at `path` as a stream (a recording's folder read and merged now).

@@ -41,6 +41,6 @@ enum TraceLoading {
 
     /// The status line about a trace whose statistics are known.
     static func describe(_ name: String, _ statistics: TraceStatistics) -> String {
-        "trace \(name): \(statistics.requests) requests, \(statistics.uniqueObjects) objects, working set \(statistics.workingSetBytes) bytes"
+        "trace \(name): \(Report.counted(statistics.requests, "request")), \(Report.counted(statistics.uniqueObjects, "object")), working set \(Report.bytes(statistics.workingSetBytes))"
     }
 }

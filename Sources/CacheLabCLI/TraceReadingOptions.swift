@@ -7,7 +7,7 @@ struct TraceReadingOptions: ParsableArguments {
     @OptionGroup var file: TraceFileOptions
 
     /// The generated scenario to replay when no trace file is given.
-    @OptionGroup(title: "Generated scenario (when no trace file is given)") var generator: ScenarioOptions
+    @OptionGroup(title: "Generated scenario (when no trace file is given)") var generator: ScenarioChoice
 
     /// The trace at `path` as a stream, or the built-in scenario when `path` is nil.
     func source(path: String?) throws -> TraceSource {

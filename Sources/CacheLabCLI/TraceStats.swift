@@ -57,29 +57,29 @@ struct TraceStats: ParsableCommand {
     /// Label and value lines, then the log2 histogram of reuse distances as a table.
     static func table(trace: Trace, statistics: TraceStatistics, profile: ReuseProfile) -> String {
         func distance(_ percentile: Double) -> String {
-            profile.objectDistance(atPercentile: percentile).map { "\($0) objects" } ?? "none"
+            profile.objectDistance(atPercentile: percentile).map { Report.counted($0, "object") } ?? "none"
         }
         let rows = [
             ["trace", trace.name],
-            ["requests", String(statistics.requests)],
-            ["unique objects", String(statistics.uniqueObjects)],
-            ["working set bytes", String(statistics.workingSetBytes)],
-            ["bytes requested", String(statistics.bytesRequested)],
-            ["events", String(statistics.events)],
-            ["cold requests", String(profile.coldRequests)],
-            ["re-references", String(profile.reReferences)],
+            ["requests", Report.grouped(statistics.requests)],
+            ["unique objects", Report.grouped(statistics.uniqueObjects)],
+            ["working set", Report.bytes(statistics.workingSetBytes)],
+            ["bytes requested", Report.bytes(statistics.bytesRequested)],
+            ["events", Report.grouped(statistics.events)],
+            ["cold requests", Report.grouped(profile.coldRequests)],
+            ["re-references", Report.grouped(profile.reReferences)],
             ["reuse p50", distance(50)],
             ["reuse p90", distance(90)],
             ["reuse p99", distance(99)],
             ["reuse mean", profile.meanObjectDistance.map { Report.decimal($0, places: 2) + " objects" } ?? "none"],
-            ["reuse mean bytes", profile.meanByteDistance.map { Report.decimal($0, places: 0) + " bytes" } ?? "none"],
+            ["reuse mean bytes", profile.meanByteDistance.map { Report.bytes(Int($0.rounded())) } ?? "none"],
             [
                 "one-hit objects",
-                "\(Report.percent(profile.oneHitWonderRatio)) (\(profile.oneHitWonders) of \(profile.uniqueObjects) objects)",
+                "\(Report.percent(profile.oneHitWonderRatio)) (\(Report.grouped(profile.oneHitWonders)) of \(Report.counted(profile.uniqueObjects, "object")))",
             ],
             [
                 "one-hit requests",
-                "\(Report.percent(profile.oneHitWonderRequestShare)) (\(profile.oneHitWonders) of \(profile.requests) requests)",
+                "\(Report.percent(profile.oneHitWonderRequestShare)) (\(Report.grouped(profile.oneHitWonders)) of \(Report.counted(profile.requests, "request")))",
             ],
         ]
         var text = rows.map { $0[0].padding(18) + $0[1] }.joined(separator: "\n") + "\n"

@@ -177,7 +177,7 @@ struct TuneCommand: AsyncParsableCommand {
             bytesMargin: bytesMargin, latencyMargin: latencyMargin, memoryMargin: memoryMargin,
             policies: try policies(), diskTTLs: try ttls(), network: network.network)
         Output.status(
-            "tuning on \(sources.count) traces: \(request.policies.count) policies, \(request.diskTTLs.count) disk lifetimes, \(Tuner.capacities(upTo: request.diskBudget).count) disk and \(Tuner.capacities(upTo: request.memoryBudget).count) memory capacities"
+            "tuning on \(Report.counted(sources.count, "trace")): \(Report.counted(request.policies.count, "policy", plural: "policies")), \(Report.counted(request.diskTTLs.count, "disk lifetime")), \(Report.counted(Tuner.capacities(upTo: request.diskBudget).count, "disk capacity", plural: "disk capacities")) and \(Report.counted(Tuner.capacities(upTo: request.memoryBudget).count, "memory capacity", plural: "memory capacities"))"
         )
         let bar = ProgressBar("tune", enabled: jobs.showsProgress)
         let totals = PlanTotals()

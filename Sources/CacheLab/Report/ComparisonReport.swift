@@ -50,7 +50,7 @@ public enum ComparisonReport {
                     + [""])
             let requests = ranking.optimum.first?.requests ?? 0
             return
-                "\(ranking.trace): \(Report.grouped(requests)) requests, \(ranking.capacities.count) capacities from \(capacityLabel(ranking.capacities.first ?? 0, sizeMode)) to \(capacityLabel(ranking.capacities.last ?? 0, sizeMode))\n"
+                "\(ranking.trace): \(Report.grouped(requests)) requests, \(Report.counted(ranking.capacities.count, "capacity", plural: "capacities")) from \(capacityLabel(ranking.capacities.first ?? 0, sizeMode)) to \(capacityLabel(ranking.capacities.last ?? 0, sizeMode))\n"
                 + Report.render(rows)
         }.joined(separator: "\n")
     }
@@ -63,7 +63,7 @@ public enum ComparisonReport {
     }
 
     static func capacityLabel(_ capacity: Int, _ sizeMode: SizeMode) -> String {
-        sizeMode == .unit ? "\(Report.grouped(capacity)) objects" : Report.bytes(capacity)
+        sizeMode == .unit ? Report.counted(capacity, "object") : Report.bytes(capacity)
     }
 
     /// A trace's name made safe for a file name: "daily-reader.csv" → "daily-reader".

@@ -157,6 +157,12 @@ public enum Report {
     /// `0.4259` → "42.59%".
     public static func percent(_ ratio: Double) -> String { decimal(ratio * 100, places: 2) + "%" }
 
+    /// A count and its noun, plural unless one: (1, "policy") → "1 policy", (12_000, "object") →
+    /// "12,000 objects"; `plural` for nouns that do not take an s ("policies").
+    public static func counted(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(grouped(value)) \(value == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// 1234567 → "1,234,567".
     public static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
