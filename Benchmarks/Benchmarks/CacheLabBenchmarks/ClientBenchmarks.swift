@@ -13,8 +13,9 @@ import RecipeClient
     import Darwin
 #endif
 
-/// The paths an app waits on, each with a floor in `scripts/bench-check`: the disk tier's reads
-/// and writes, a live replay through the real pipeline, and the fixture server's photo answers.
+/// The paths an app or a user waits on, each with a floor in `scripts/bench-check`: the disk
+/// tier's reads and writes, the client's start-up, a live replay through the real pipeline, the
+/// fixture server's photo answers, and `tune`.
 /// Their malloc counts are not checked (SQLite, URLSession and SwiftNIO allocate as they see fit):
 /// they measure speed only, and the floors are far below what any machine this runs on does.
 enum ClientBenchmarks {
@@ -37,6 +38,12 @@ enum ClientBenchmarks {
         "Megabytes per second", polarity: .prefersLarger, useScalingFactor: false)
     static let serverNanosecondsPerRequest = BenchmarkMetric.custom(
         "Server CPU ns per request", polarity: .prefersSmaller, useScalingFactor: false)
+    static let microsecondsPerLaunch = BenchmarkMetric.custom(
+        "Microseconds per launch", polarity: .prefersSmaller, useScalingFactor: false)
+    static let replaysPerSecond = BenchmarkMetric.custom(
+        "Client replays per second", polarity: .prefersLarger, useScalingFactor: false)
+    /// Rows in the store `Startup:pipeline` opens: 2,000 photos of 4 KB, a disk a thumbnail list fills.
+    static let launchRows = 2_000
 
     static func register() {
         let speedOnly = Benchmark.Configuration(
@@ -79,6 +86,70 @@ enum ClientBenchmarks {
                 }
                 recordMegabytesPerSecond(benchmark, since: start)
             }
+        }
+
+        // Startup:pipeline is an app's launch: `ImagePipeline` opening the recommended client over
+        // a SQLite store of 2,000 photos (the disk tier rebuilt from its rows, in last-use order),
+        // before the first image can be asked for.
+        Benchmark(
+            "Startup:pipeline",
+            configuration: .init(
+                metrics: [.wallClock, microsecondsPerLaunch], units: [microsecondsPerLaunch: .count],
+                warmupIterations: 1, maxDuration: .seconds(3), maxIterations: iterationCap ?? 10, thresholds: [:])
+        ) { benchmark in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("startup-benchmark-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("images.sqlite").path
+            let client = ClientConfiguration(
+                name: "launch", memory: ClientConfiguration.recommended.memory,
+                disk: TierConfiguration(policy: .lru, capacity: 64 * 1024 * 1024))
+            do {
+                let store = try DiskStore(path: path)
+                let blob = [UInt8](repeating: 7, count: 4_096)
+                for row in 0..<launchRows {
+                    try store.put(url: "http://127.0.0.1:8080/photos/\(row)/small.jpg", bytes: blob, at: Int64(row))
+                }
+            }
+            var launches = 0
+            let start = ContinuousClock.now
+            for _ in benchmark.scaledIterations {
+                let pipeline = try ImagePipeline(
+                    client: client, diskPath: path, downloader: NoDownloads(), at: Int64(launchRows + launches))
+                blackHole(pipeline)
+                launches += 1
+            }
+            let elapsed = ContinuousClock.now - start
+            benchmark.stopMeasurement()
+            benchmark.measurement(microsecondsPerLaunch, Int(seconds(elapsed) * 1e6 / Double(launches)))
+        }
+
+        // Tune:daily-reader is `cachelab tune --scenario daily-reader` with budgets of 1 MiB of
+        // memory and 2 MiB of disk: every policy a client can run, four disk lifetimes, every
+        // capacity on the grid, each candidate a client replay.
+        Benchmark(
+            "Tune:daily-reader",
+            configuration: .init(
+                metrics: [.wallClock, replaysPerSecond], units: [replaysPerSecond: .count],
+                warmupIterations: 1, maxDuration: .seconds(5), maxIterations: iterationCap ?? 5, thresholds: [:])
+        ) { benchmark, traces in
+            let request = Tuner.Request(memoryBudget: 1 << 20, diskBudget: 2 << 20)
+            let candidates =
+                Tuner.capacities(upTo: request.diskBudget).count * request.policies.count * request.diskTTLs.count
+                + Tuner.capacities(upTo: request.memoryBudget).count * request.policies.filter { $0 != .size }.count
+            var replays = 0
+            let start = ContinuousClock.now
+            for _ in benchmark.scaledIterations {
+                blackHole(Tuner.tune(traces, request))
+                replays += candidates
+            }
+            let elapsed = ContinuousClock.now - start
+            benchmark.stopMeasurement()
+            benchmark.measurement(replaysPerSecond, Int(Double(replays) / seconds(elapsed)))
+        } setup: {
+            var trace = ScrollScenario.named("daily-reader")!.makeTrace()
+            trace.name = "daily-reader"
+            return [trace]
         }
 
         // Live:weekly-returner is `cachelab run --mode live` on the committed weekly-returner
@@ -204,6 +275,11 @@ enum ClientBenchmarks {
     }
 
     static func nanoseconds(_ duration: Duration) -> Double { seconds(duration) * 1e9 }
+}
+
+/// A downloader a launch never calls: `Startup:pipeline` asks for no image.
+struct NoDownloads: ImageDownloading {
+    func download(_ url: String) async throws -> [UInt8] { throw BenchmarkFailure("a launch downloaded \(url)") }
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {
