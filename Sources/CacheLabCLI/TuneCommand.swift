@@ -199,8 +199,12 @@ struct TuneCommand: AsyncParsableCommand {
             try TuningReport.summarize([recommendation.client] + presets, on: sources, workers: jobs.jobs)
         }
         let command = Output.commandLine()
+        // Each trace's working set, for the README's account of what the answer rests on.
+        var workingSets: [Int] = []
+        for source in sources { workingSets.append(try await Execution.statistics(source, jobs: jobs).workingSetBytes) }
         let json = TuningReport.json(
-            recommendation, expected: comparison[0], presets: Array(comparison.dropFirst()), command: command)
+            recommendation, expected: comparison[0], presets: Array(comparison.dropFirst()), workingSets: workingSets,
+            command: command)
         let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)
 
         try Directory.create(outDir)

@@ -31,6 +31,9 @@ struct TuneCommandTests {
         #expect(memoryCapacity <= 128 * 1024 && diskCapacity <= 1024 * 1024)
         #expect(["lru", "s3fifo"].contains(diskPolicy))
         #expect(json["traces"] as? [String] == ["daily-reader"])
+        // and each trace's working set, every photo once
+        let trace = ScrollScenario.named("daily-reader")!.makeTrace()
+        #expect(json["working_set_bytes"] as? [Int] == [TraceStatistics(trace).workingSetBytes])
 
         // and the expected hit ratio is what that client makes on the scenario
         let client = ClientConfiguration(

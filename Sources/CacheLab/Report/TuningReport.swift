@@ -42,7 +42,7 @@ public enum TuningReport {
     /// `results/recommended-defaults.json`: the recommended tiers and what they are expected to do.
     public static func json(
         _ recommendation: Tuner.Recommendation, expected: ClientSummary, presets: [ClientSummary] = [],
-        command: String
+        workingSets: [Int] = [], command: String
     ) -> String {
         func tier(_ tier: TierConfiguration?) -> String {
             guard let tier else { return "null" }
@@ -57,6 +57,7 @@ public enum TuningReport {
             {
               "generated_by": \(quoted(command)),
               "traces": [\(recommendation.traces.map(quoted).joined(separator: ", "))],
+              "working_set_bytes": [\(workingSets.map(String.init).joined(separator: ", "))],
               "memory_budget_bytes": \(request.memoryBudget),
               "disk_budget_bytes": \(request.diskBudget),
               "bytes_margin": \(Report.decimal(request.bytesMargin, places: 4)),
