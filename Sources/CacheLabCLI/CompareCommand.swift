@@ -12,31 +12,21 @@ struct CompareCommand: AsyncParsableCommand {
         discussion: """
             Runs every policy asked for (default: all) at every capacity (default: 12 log-spaced \
             points from 1% to 100% of each trace's working set) and lifetime (--ttl) on every \
-            trace, plus Belady's offline optimum at each capacity as the ceiling. Each trace is read \
-            once: every run on it is a cache fed chunk by chunk in one pass, the caches spread over \
-            the cores (--jobs). Files are streamed, plain or .zst (shares of the working set cost a \
-            first pass). With no --trace it uses the eleven scroll scenarios (generated with \
-            --seed; the eight committed ones equal byte for byte to traces/NAME.csv at seed 1).
-
-            \(HelpText.nextUses) --live replays each policy once more through the real client; \
-            \(HelpText.liveHoldsTrace)
-
-            Prints, per trace, the policies ranked by their mean share of Belady's hits over the \
-            capacities, and writes to --out-dir:
-              compare.csv                  one row per run (the columns of `run --format csv`, opt_ratio filled)
-              README.md                    the rankings and the charts, for a browser or GitHub
-              NAME-miss-ratio.svg          miss ratio against capacity, one line per policy
-              NAME-byte-hit-ratio.svg      byte hit ratio against capacity
-              NAME-latency.svg             the latency distribution at the middle capacity (modelled)
-              NAME-live-latency.svg        with --live: the real client's, measured over loopback
-            With no --out-dir, the scroll scenarios' comparison goes to results/compare (the \
-            committed one) and a comparison of --trace files to compare/NAME. A folder holding the \
-            comparison of other traces is refused before any replay, unless --force.
-
-            On a cluster, --shard I/N (or a Slurm array's SLURM_ARRAY_TASK_ID, or a Kubernetes \
-            Indexed Job's JOB_COMPLETION_INDEX with --shard-count N) runs one task's share of the \
-            cells and writes each to --out-dir as a file; `cachelab merge DIR` then writes the \
-            files above, byte for byte as one machine would (scripts/cluster/ has the templates).
+            trace, plus Belady's offline optimum at each capacity, in one pass per trace (files \
+            streamed, plain or .zst). With no --trace it uses the eleven scroll scenarios. Prints, \
+            per trace, the policies ranked by mean hit ratio over the capacities, with their mean \
+            share of Belady's hits (cachelab topic opt-ratio; Belady's cost: topic next-uses), and \
+            writes to --out-dir:
+              compare.csv                one row per run (the columns of `run --format csv`)
+              README.md                  the rankings and the charts
+              NAME-miss-ratio.svg        miss ratio against capacity
+              NAME-byte-hit-ratio.svg    byte hit ratio against capacity
+              NAME-latency.svg           the latency distribution at the middle capacity
+              NAME-live-latency.svg      with --live: the real client's (cachelab topic live)
+            With no --out-dir: results/compare for the scroll scenarios (the committed one), \
+            compare/NAME for --trace files; a folder holding another comparison is refused before \
+            any replay, unless --force. --help-hidden also shows the live replay's and the \
+            sharding options (a sweep split over a cluster's tasks, then `cachelab merge`).
 
             Example: cachelab compare --policy lru,sieve,s3fifo,wtinylfu --ttl none,1d --out-dir /tmp/cmp
             """
@@ -74,7 +64,7 @@ struct CompareCommand: AsyncParsableCommand {
     )
     var live = false
 
-    @OptionGroup(title: "Live replay (--live)") var liveReplay: LiveReplayOptions
+    @OptionGroup(title: "Live replay (--live)", visibility: .hidden) var liveReplay: LiveReplayOptions
 
     @Option(
         help: ArgumentHelp(
@@ -93,7 +83,8 @@ struct CompareCommand: AsyncParsableCommand {
 
     @OptionGroup var jobs: JobOptions
 
-    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks") var sharding: ShardOptions
+    @OptionGroup(title: "Sharding: a sweep split over a cluster's tasks", visibility: .hidden) var sharding:
+        ShardOptions
 
     func validate() throws {
         if let offline = try ListOptions.policies(policy).first(where: \.needsFuture), policy != "all" {
