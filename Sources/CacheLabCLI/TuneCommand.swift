@@ -100,6 +100,12 @@ struct TuneCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Directory for recommended-defaults.json and .md.", valueName: "path"))
     var outDir = "results"
 
+    @Flag(
+        help:
+            "Replace a recommendation made on other traces in --out-dir (without it, such a folder is refused before any replay)."
+    )
+    var force = false
+
     @Option(
         help: ArgumentHelp(
             "Also write the client's defaults as Swift source here (in this repo: Sources/RecipeClient/Images/RecommendedDefaults.swift).",
@@ -169,8 +175,23 @@ struct TuneCommand: AsyncParsableCommand {
 
     func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
+    /// Refuses, before any replay, an --out-dir whose recommendation was made on other traces
+    /// (the committed one in results/ among them), unless --force.
+    private func checkOutDir(holdsNoOtherThan traces: [String]) throws {
+        let path = outDir + "/recommended-defaults.json"
+        guard !force, let data = FileManager.default.contents(atPath: path),
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let theirs = json["traces"] as? [String], Set(theirs) != Set(traces)
+        else { return }
+        let named = theirs.count <= 3 ? theirs.joined(separator: ", ") : "\(theirs[0]) and \(theirs.count - 1) more"
+        throw CLIError(
+            "\(outDir) holds the recommendation made on \(named), not on \(traces.joined(separator: ", ")): give another --out-dir, or --force to replace it"
+        )
+    }
+
     func run() async throws {
         let sources = try traceSet.sources()
+        try checkOutDir(holdsNoOtherThan: sources.map(\.name))
         let request = Tuner.Request(
             memoryBudget: try memoryBytes(),
             diskBudget: try budget(diskBudget, "--disk-budget"),
@@ -223,7 +244,7 @@ struct TuneCommand: AsyncParsableCommand {
             """
             memory  \(recommendation.memory.label)  (serves \(Report.percent(recommendation.memory.memoryShare)) of requests from memory; the best within budget, \(recommendation.bestMemory.label), \(Report.percent(recommendation.bestMemory.memoryShare)))
             disk    \(recommendation.disk.label)  (downloads \(TuningReport.relative(recommendation.disk.bytesDownloaded, to: bounds.fewestBytes)) against the fewest any disk within budget downloads, \(recommendation.bestDisk.label))
-            client  downloads \(Report.bytes(summary.bytesDownloaded)) over \(recommendation.traces.count) traces, p95 \(Report.decimal(summary.latencyP95, places: 1)) ms, hit ratio \(Report.percent(summary.hitRatio)), byte hit ratio \(Report.percent(summary.byteHitRatio))
+            client  downloads \(Report.bytes(summary.bytesDownloaded)) over \(Report.counted(recommendation.traces.count, "trace")), p95 \(Report.decimal(summary.latencyP95, places: 1)) ms, hit ratio \(Report.percent(summary.hitRatio)), byte hit ratio \(Report.percent(summary.byteHitRatio))
 
             \(TuningReport.table(comparison))
             \(TuningReport.verdict(comparison))

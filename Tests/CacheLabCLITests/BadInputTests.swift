@@ -13,6 +13,11 @@ struct BadInputTests {
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             try "not a folder\n".write(to: root.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
             try Data(repeating: 7, count: 25).write(to: root.appendingPathComponent("short.oracleGeneral.bin"))
+            // A folder holding a recommendation made on other traces (as results/ holds the committed one).
+            let tuned = root.appendingPathComponent("tuned")
+            try FileManager.default.createDirectory(at: tuned, withIntermediateDirectories: true)
+            try #"{"traces": ["flinger"]}"#.write(
+                to: tuned.appendingPathComponent("recommended-defaults.json"), atomically: true, encoding: .utf8)
         }
         func path(_ name: String) -> String { root.appendingPathComponent(name).path }
         deinit { try? FileManager.default.removeItem(at: root) }
@@ -73,6 +78,11 @@ struct BadInputTests {
         ),
         (["run", "--admission", "bloom,size:1000"], "run takes one --admission; compare tries several", nil),
         (["tune", "--policy", "belady"], "belady needs the whole trace in advance; a client cannot run it", nil),
+        (
+            ["tune", "--scenario", "daily-reader", "--out-dir", "@/tuned"],
+            "@/tuned holds the recommendation made on flinger, not on daily-reader: give another --out-dir, or --force",
+            nil
+        ),
         (
             ["compare", "--policy", "lru,belady"],
             "belady is not ranked: Belady's optimum runs on every trace as the ceiling", nil
