@@ -27,8 +27,9 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Policies to run, comma-separated, or 'all'.", valueName: "name[,name...]"))
-    var policy = "lru"
+    @Option(
+        help: ArgumentHelp("Policies to run, comma-separated, or 'all' (default: lru).", valueName: "name[,name...]"))
+    var policy: String?
 
     @OptionGroup(title: "Capacities") var capacities: CapacityOptions
 
@@ -114,6 +115,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         if reading.file.columns != nil, trace == nil {
             throw ValidationError("--columns applies to a --trace in libCacheSim's CSV format")
+        }
+        if policy != nil, clients.isSet {
+            throw ValidationError(
+                "--policy is a single tier's; with --client or --memory-policy/--disk-policy each tier names its own")
         }
         _ = try policies()
         _ = try ttlMilliseconds()
@@ -229,7 +234,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func policies() throws -> [PolicyKind] {
         // A live replay runs a real client, which cannot run a policy that needs the future.
-        try ListOptions.policies(policy, onlineOnly: mode == .live)
+        try ListOptions.policies(policy ?? "lru", onlineOnly: mode == .live)
     }
 
     func ttlMilliseconds() throws -> Int64? {

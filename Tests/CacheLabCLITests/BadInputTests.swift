@@ -79,6 +79,10 @@ struct BadInputTests {
         (["run", "--admission", "bloom,size:1000"], "run takes one --admission; compare tries several", nil),
         (["tune", "--policy", "belady"], "belady needs the whole trace in advance; a client cannot run it", nil),
         (
+            ["run", "--client", "nuke", "--policy", "lru"],
+            "--policy is a single tier's; with --client or --memory-policy/--disk-policy each tier names its own", nil
+        ),
+        (
             ["tune", "--scenario", "daily-reader", "--out-dir", "@/tuned"],
             "@/tuned holds the recommendation made on flinger, not on daily-reader: give another --out-dir, or --force",
             nil
