@@ -1,3 +1,4 @@
+import CacheLabTestSupport
 import Foundation
 import Testing
 
@@ -5,22 +6,16 @@ import Testing
 /// leaves no output behind.
 @Suite("Bad input is refused before any work")
 struct BadInputTests {
-    /// A scratch folder holding a file, a 25-byte oracleGeneral trace, and no `missing/`.
-    final class Scratch: Sendable {
-        let root: URL
-        init() throws {
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-bad-input-\(UUID())")
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            try "not a folder\n".write(to: root.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
-            try Data(repeating: 7, count: 25).write(to: root.appendingPathComponent("short.oracleGeneral.bin"))
-            // A folder holding a recommendation made on other traces (as results/ holds the committed one).
-            let tuned = root.appendingPathComponent("tuned")
-            try FileManager.default.createDirectory(at: tuned, withIntermediateDirectories: true)
-            try #"{"traces": ["flinger"]}"#.write(
-                to: tuned.appendingPathComponent("recommended-defaults.json"), atomically: true, encoding: .utf8)
-        }
-        func path(_ name: String) -> String { root.appendingPathComponent(name).path }
-        deinit { try? FileManager.default.removeItem(at: root) }
+    /// Fills a scratch folder with a file, a 25-byte oracleGeneral trace and a folder holding a
+    /// recommendation made on other traces (as results/ holds the committed one); no `missing/`.
+    static func prepare(_ root: String) throws {
+        let root = URL(fileURLWithPath: root)
+        let tuned = root.appendingPathComponent("tuned")
+        try FileManager.default.createDirectory(at: tuned, withIntermediateDirectories: true)
+        try "not a folder\n".write(to: root.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
+        try Data(repeating: 7, count: 25).write(to: root.appendingPathComponent("short.oracleGeneral.bin"))
+        try #"{"traces": ["flinger"]}"#.write(
+            to: tuned.appendingPathComponent("recommended-defaults.json"), atomically: true, encoding: .utf8)
     }
 
     /// Arguments (`@` stands for the scratch folder), the line expected on stderr, and the output
@@ -95,9 +90,13 @@ struct BadInputTests {
 
     @Test(arguments: rows.indices)
     func isRefusedInOneLineBeforeAnyWork(row: Int) throws {
-        let scratch = try Scratch()
+        try TemporaryFolder.with { root in try refuses(row: row, in: root) }
+    }
+
+    private func refuses(row: Int, in root: String) throws {
+        try Self.prepare(root)
         let (arguments, message, output) = Self.rows[row]
-        func resolved(_ text: String) -> String { text.replacingOccurrences(of: "@", with: scratch.root.path) }
+        func resolved(_ text: String) -> String { text.replacingOccurrences(of: "@", with: root) }
 
         let result = try Binary.run(arguments.map(resolved))
 
