@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheEngine
 import CacheLab
 
 /// The capacities a sweep runs at: a list (`--capacity 1%,5%,20MB`) or a range (`--from`, `--to`,
@@ -51,6 +52,15 @@ struct CapacityOptions: ParsableArguments {
         case (.absolute(let x), .absolute(let y)): x < y
         case (.percentOfWorkingSet(let x), .percentOfWorkingSet(let y)): x < y
         default: false
+        }
+    }
+
+    /// A note for each capacity written as a bare number below 1,000 when capacities count bytes:
+    /// `--capacity 20` runs at 20 bytes, smaller than any image, when 20 MB or 20 objects was meant.
+    func notes(sizeMode: SizeMode) -> [String] {
+        guard sizeMode == .bytes else { return [] }
+        return [("--capacity", capacity), ("--from", from), ("--to", to)].flatMap { option, text in
+            ListOptions.bareBytesNotes(text, option: option, objects: "--size-mode unit")
         }
     }
 

@@ -13,14 +13,16 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Two tiers of your own: the memory tier's policy (with --memory-capacity).", valueName: "name"))
+            "Two tiers of your own: the memory tier's policy (with --memory-capacity).", valueName: "name"),
+        transform: PolicyKind.named)
     var memoryPolicy: PolicyKind?
 
     @Option(help: ArgumentHelp("The memory tier's capacity (a size or a share of the working set).", valueName: "size"))
     var memoryCapacity: String?
 
     @Option(
-        help: ArgumentHelp("Two tiers of your own: the disk tier's policy (with --disk-capacity).", valueName: "name"))
+        help: ArgumentHelp("Two tiers of your own: the disk tier's policy (with --disk-capacity).", valueName: "name"),
+        transform: PolicyKind.named)
     var diskPolicy: PolicyKind?
 
     @Option(help: ArgumentHelp("The disk tier's capacity (a size or a share of the working set).", valueName: "size"))
@@ -69,6 +71,12 @@ struct ClientOptions: ParsableArguments {
         client != nil || memoryPolicy != nil || diskPolicy != nil || memoryCapacity != nil || diskCapacity != nil
     }
 
+    /// A note for a tier's capacity written as a bare number below 1,000 (bytes, smaller than any image).
+    var notes: [String] {
+        ListOptions.bareBytesNotes(memoryCapacity, option: "--memory-capacity")
+            + ListOptions.bareBytesNotes(diskCapacity, option: "--disk-capacity")
+    }
+
     /// The clients asked for: presets, then one pair of tiers of one's own.
     func requests() throws -> [ClientRequest] {
         var requests: [ClientRequest] = []
@@ -77,10 +85,11 @@ struct ClientOptions: ParsableArguments {
             let names =
                 client == "all" ? ClientPreset.allCases.map(\.rawValue) : client.split(separator: ",").map(String.init)
             for name in names {
-                guard let preset = ClientPreset(rawValue: name.trimmingCharacters()) else {
+                let name = name.trimmingCharacters()
+                guard let preset = NameLookup.find(name, in: ClientPreset.allCases, by: \.rawValue) else {
                     throw ValidationError(
-                        "unknown client '\(name)'; choose from \(ClientPreset.allCases.map(\.rawValue).joined(separator: ", ")), or all"
-                    )
+                        NameLookup.unknown(
+                            "client", name, labels: ClientPreset.allCases.map(\.rawValue), extra: ", or all"))
                 }
                 requests.append(.preset(preset, device: device))
             }

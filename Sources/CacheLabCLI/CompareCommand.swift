@@ -114,6 +114,7 @@ struct CompareCommand: AsyncParsableCommand {
     func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
     func run() async throws {
+        capacities.notes(sizeMode: sizeMode).forEach(Output.status)
         let sources = try traceSet.sources()
         let traces = sources.map(\.name)
         let outDir = ComparisonFolder.resolve(self.outDir, traces: traces, fromFiles: !traceSet.traces.isEmpty)

@@ -43,7 +43,9 @@ struct ImportTrace: ParsableCommand {
         } catch {
             throw CLIError("cannot write \(out): \(error)")
         }
-        Output.status("wrote \(recording.trace.count) requests and \(recording.trace.events.count) events to \(out)")
+        Output.status(
+            "wrote \(Report.counted(recording.trace.count, "request")) and \(Report.counted(recording.trace.events.count, "event")) to \(out)"
+        )
     }
 
     /// Label and value lines: the parts, the requests and what the app's own cache made of them.
@@ -52,8 +54,9 @@ struct ImportTrace: ParsableCommand {
         let statistics = TraceStatistics(trace)
         let lookups = recording.sources.values.reduce(0, +)
         func share(_ source: String) -> String {
+            guard lookups > 0 else { return "not recorded (no part gives a source column)" }
             let count = recording.sources[source, default: 0]
-            return "\(Report.percent(lookups > 0 ? Double(count) / Double(lookups) : 0)) (\(count))"
+            return "\(Report.percent(Double(count) / Double(lookups))) (\(Report.grouped(count)))"
         }
         let first = trace.times.first ?? 0
         let last = trace.times.last ?? 0
@@ -61,10 +64,10 @@ struct ImportTrace: ParsableCommand {
         for event in trace.events { events[event.kind.rawValue, default: 0] += 1 }
         let rows = [
             ["parts", "\(recording.parts.count)"],
-            ["requests", "\(statistics.requests)"],
-            ["unique objects", "\(statistics.uniqueObjects)"],
-            ["working set bytes", "\(statistics.workingSetBytes)"],
-            ["bytes requested", "\(statistics.bytesRequested)"],
+            ["requests", Report.grouped(statistics.requests)],
+            ["unique objects", Report.grouped(statistics.uniqueObjects)],
+            ["working set", Report.bytes(statistics.workingSetBytes)],
+            ["bytes requested", Report.bytes(statistics.bytesRequested)],
             ["span", "\(TraceWriter.seconds(fromMilliseconds: last - first)) s"],
             [
                 "events",

@@ -7,23 +7,7 @@ enum ListOptions {
     /// `lru,arc` or `all` (every policy, or with `onlineOnly` every one a real client can run).
     static func policies(_ text: String, onlineOnly: Bool = false) throws -> [PolicyKind] {
         if text == "all" { return onlineOnly ? PolicyKind.online : PolicyKind.allCases }
-        return try items(text, option: "--policy").map { name in
-            guard let kind = PolicyKind(rawValue: name) else {
-                // `lru+bloom` is how results label a policy behind an admission filter.
-                if let plus = name.firstIndex(where: { $0 == "+" || $0 == ":" }),
-                    let policy = PolicyKind(rawValue: String(name[..<plus]))
-                {
-                    let filter = name[name.index(after: plus)...]
-                    throw ValidationError(
-                        "unknown policy '\(name)': a filter in front of a policy is its own option, --policy \(policy.rawValue) --admission \(filter)"
-                    )
-                }
-                throw ValidationError(
-                    "unknown policy '\(name)'; choose from \(PolicyKind.allCases.map(\.rawValue).joined(separator: ", ")), or all"
-                )
-            }
-            return kind
-        }
+        return try items(text, option: "--policy").map { try PolicyKind.named($0) }
     }
 
     /// The items of a comma-separated list, trimmed: an empty one (`lru,,sieve`, `,`) is refused
@@ -63,6 +47,19 @@ enum ListOptions {
             return spec
         } catch let error as QuantityError {
             throw ValidationError("\(option): \(error)")
+        }
+    }
+
+    /// A note for each bare number below 1,000 in `text` (a list of sizes in bytes): it is smaller
+    /// than any image, so a unit was most likely forgotten. `objects` names the option that counts
+    /// objects instead, where there is one.
+    static func bareBytesNotes(_ text: String?, option: String, objects: String? = nil) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: ",").compactMap { item in
+            let item = item.trimmingCharacters()
+            guard let amount = Int(item), amount < 1_000 else { return nil }
+            let alternative = objects.map { ", or count objects with \($0)" } ?? ""
+            return "note: \(option) \(item) is \(amount) bytes; give a size a unit (\(item)MB, \(item)KiB)\(alternative)"
         }
     }
 

@@ -84,6 +84,7 @@ struct MRCCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        capacities.notes(sizeMode: sizeMode).forEach(Output.status)
         let source = try reading.source(path: trace)
         let request = MissRatioCurve.Request(
             policies: try ListOptions.policies(policy), capacities: [], sizeMode: sizeMode, tier: tier,

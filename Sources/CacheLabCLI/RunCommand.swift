@@ -149,6 +149,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        (capacities.notes(sizeMode: sizeMode) + clients.notes).forEach(Output.status)
         let source = try reading.source(path: trace)
         let request = try runRequest()
         if mode == .live {

@@ -71,6 +71,12 @@ struct BadInputTests {
             ["run", "--policy", "lru+bloom"],
             "a filter in front of a policy is its own option, --policy lru --admission bloom", nil
         ),
+        (["run", "--policy", "lru,sieeve"], "unknown policy 'sieeve' (did you mean sieve?); choose from lru,", nil),
+        (
+            ["run", "--memory-policy", "s3fif0", "--memory-capacity", "1MB"],
+            "unknown policy 's3fif0' (did you mean s3fifo?)", nil
+        ),
+        (["run", "--client", "nuk"], "unknown client 'nuk' (did you mean nuke?)", nil),
         (["run", "--admission", "bloom,size:1000"], "run takes one --admission; compare tries several", nil),
         (["tune", "--policy", "belady"], "belady needs the whole trace in advance; a client cannot run it", nil),
         (
@@ -112,6 +118,25 @@ struct BadInputTests {
         if let output {
             #expect(!FileManager.default.fileExists(atPath: resolved(output)), "\(arguments) left \(output)")
         }
+    }
+
+    @Test func namesIgnoreCaseAndABareSmallCapacityIsCalledBytes() throws {
+        // Policy and client names in any case name the same choices
+        let upper = try Binary.run(["run", "--policy", "LRU,Sieve", "--format", "csv"])
+        let lower = try Binary.run(["run", "--policy", "lru,sieve", "--format", "csv"])
+        #expect(upper.status == 0 && upper.stdout == lower.stdout, "\(upper.stderr)")
+        let client = try Binary.run(["run", "--client", "Nuke", "--format", "csv"])
+        #expect(client.status == 0, "\(client.stderr)")
+
+        // and a capacity that is a bare number below 1,000 runs, but says it is bytes
+        let bare = try Binary.run(["run", "--capacity", "20,4096", "--format", "csv"])
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(
+            bare.stderr.contains(
+                "note: --capacity 20 is 20 bytes; give a size a unit (20MB, 20KiB), or count objects with --size-mode unit"))
+        #expect(!bare.stderr.contains("--capacity 4096"))
+        let objects = try Binary.run(["run", "--capacity", "20", "--size-mode", "unit", "--format", "csv"])
+        #expect(objects.status == 0 && !objects.stderr.contains("note:"), "\(objects.stderr)")
     }
 
     @Test func anErrorInARunsOptionsShowsTheRunsUsageNotTheRootCommands() throws {

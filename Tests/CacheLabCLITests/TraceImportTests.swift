@@ -83,6 +83,36 @@ struct TraceImportTests {
         }
     }
 
+    @Test func aSourceNoRecorderWritesIsRefusedWithItsLine() throws {
+        // Given a part whose third request names a tier the recorder never writes (line 5,
+        // counting the comment and the header)
+        let part = Self.header + "1,aa,10,,network\r\n2,aa,10,,memory\n3,aa,10,,cdn\n"
+        try Self.withParts(["part-000001.csv": part]) { folder in
+            // Then reading it is an error naming the part, the line and the value
+            do {
+                _ = try Recording.read(path: folder)
+                Issue.record("a source of 'cdn' was read")
+            } catch {
+                #expect(
+                    "\(error)" == "\(folder)/part-000001.csv:5: source 'cdn' is none of memory, disk, network")
+            }
+        }
+    }
+
+    @Test func aTraceWithoutSourcesSaysTheAppsHitsWereNotRecorded() throws {
+        // Given a plain cachelab trace named as a part: no source column
+        try Self.withParts(["part-000001.csv": "time,key,size\n1,aa,10\n2,aa,10\n"]) { folder in
+            // When the binary imports it
+            let imported = try Binary.run(["trace", "import", folder])
+
+            // Then it reads, and the app's figures say they are not there rather than 0 %
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(try Recording.read(path: folder).sources.isEmpty)
+            #expect(imported.stdout.contains("app: memory hits   not recorded (no part gives a source column)"))
+            #expect(!imported.stdout.contains("0.00%"))
+        }
+    }
+
     @Test func theCommandReportsTheRecordingAndWritesATraceThatRunReplays() throws {
         let part = Self.header + "1,aa,10,,network\n2,aa,10,,memory\n3,bb,30,,network\n4,aa,10,,disk\n4.5,bb,3"
         try Self.withParts(["part-000001.csv": part]) { folder in

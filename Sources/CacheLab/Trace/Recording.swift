@@ -24,7 +24,8 @@ public struct Recording: Sendable, Equatable {
     public var droppedPartialLines: Int
     /// Times raised to the one before them across parts.
     public var raisedTimes: Int
-    /// Lookups by the tier that answered them in the app (`memory`, `disk`, `network`).
+    /// Lookups by the tier that answered them in the app (`memory`, `disk`, `network`); empty
+    /// when the parts have no `source` column (a trace not made by a recorder).
     public var sources: [String: Int]
 
     /// Whether `path` is a folder (a recording's, when it holds parts).
@@ -58,7 +59,7 @@ public struct Recording: Sendable, Equatable {
             } catch .empty {
                 continue  // a part cut short before its header
             }
-            recording.count(sources: bytes)
+            try recording.count(sources: bytes, file: part)
             recording.append(read, ids: &ids, names: &names)
         }
         guard recording.trace.count > 0 else { throw .empty(file: path) }
@@ -102,12 +103,18 @@ public struct Recording: Sendable, Equatable {
         }
     }
 
-    /// Counts the `source` column of a part's request lines.
-    private mutating func count(sources bytes: [UInt8]) {
+    /// The tiers a recorder names in the `source` column.
+    public static let sourceNames: Set<String> = ["memory", "disk", "network"]
+
+    /// Counts the `source` column of a part's request lines. A value other than `memory`, `disk`
+    /// or `network` is refused with its line (counted from 1); an empty one (an event's) is skipped.
+    private mutating func count(sources bytes: [UInt8], file: String) throws(TraceError) {
         var column: Int?
         var sawHeader = false
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            if line.first == UInt8(ascii: "#") { continue }
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (index, var line) in lines.enumerated() {
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
             let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
             if !sawHeader {
                 sawHeader = true
@@ -116,7 +123,12 @@ public struct Recording: Sendable, Equatable {
                 continue
             }
             guard let column, column < fields.count, !fields[column].isEmpty else { continue }
-            sources[String(decoding: fields[column], as: UTF8.self), default: 0] += 1
+            let source = String(decoding: fields[column], as: UTF8.self)
+            guard Self.sourceNames.contains(source) else {
+                throw .malformedLine(
+                    file: file, line: index + 1, reason: "source '\(source)' is none of memory, disk, network")
+            }
+            sources[source, default: 0] += 1
         }
     }
 
