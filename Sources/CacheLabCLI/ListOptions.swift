@@ -59,7 +59,8 @@ enum ListOptions {
             let item = item.trimmingCharacters()
             guard let amount = Int(item), amount < 1_000 else { return nil }
             let alternative = objects.map { ", or count objects with \($0)" } ?? ""
-            return "note: \(option) \(item) is \(amount) bytes; give a size a unit (\(item)MB, \(item)KiB)\(alternative)"
+            return
+                "note: \(option) \(item) is \(amount) bytes; give a size a unit (\(item)MB, \(item)KiB)\(alternative)"
         }
     }
 

@@ -133,7 +133,8 @@ struct BadInputTests {
         #expect(bare.status == 0, "\(bare.stderr)")
         #expect(
             bare.stderr.contains(
-                "note: --capacity 20 is 20 bytes; give a size a unit (20MB, 20KiB), or count objects with --size-mode unit"))
+                "note: --capacity 20 is 20 bytes; give a size a unit (20MB, 20KiB), or count objects with --size-mode unit"
+            ))
         #expect(!bare.stderr.contains("--capacity 4096"))
         let objects = try Binary.run(["run", "--capacity", "20", "--size-mode", "unit", "--format", "csv"])
         #expect(objects.status == 0 && !objects.stderr.contains("note:"), "\(objects.stderr)")
