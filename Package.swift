@@ -4,8 +4,8 @@ import PackageDescription
 
 // `CACHELAB_OPTIMIZE_CORE=1` compiles the core with -O in debug builds too, its assertions kept
 // (`-assert-config Debug`): the tests replay millions of requests through it, checking every
-// invariant after each, and take about 40 % less time, for a build CI could not tell apart (CI
-// sets it; the DocC article Continuous integration has the figures). The contract module the
+// invariant after each, and take about 40 % less time in a debug `swift test` (CI builds release
+// instead: scripts/test, and the variable below). The contract module the
 // tests share gets it too: a module compiled without -O runs the engine's inlinable code
 // unspecialized, so the invariant checks it makes after every operation would look up generic
 // metadata at every step (the whole test module with -O saves as much test time as it costs
@@ -210,3 +210,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `CACHELAB_RELEASE_TESTS=1`: the tests compile without optimization, file by file, in a release
+// build too (`swift build -c release --build-tests -Xswiftc -enable-testing`), so that CI builds
+// the modules once, optimized, for the tests and the benchmarks alike (the DocC article
+// Continuous integration says why). Off by default, like the core's flags above.
+if ProcessInfo.processInfo.environment["CACHELAB_RELEASE_TESTS"] == "1" {
+    for target in package.targets where target.type == .test {
+        target.swiftSettings =
+            (target.swiftSettings ?? [])
+            + [.unsafeFlags(["-Onone", "-no-whole-module-optimization"], .when(configuration: .release))]
+    }
+}
