@@ -83,7 +83,8 @@ struct ClientOptions: ParsableArguments {
         if let client {
             let device = try self.deviceProfile()
             let names =
-                client == "all" ? ClientPreset.allCases.map(\.rawValue) : client.split(separator: ",").map(String.init)
+                client.lowercased() == "all"
+                ? ClientPreset.allCases.map(\.rawValue) : client.split(separator: ",").map(String.init)
             for name in names {
                 let name = name.trimmingCharacters()
                 guard let preset = NameLookup.find(name, in: ClientPreset.allCases, by: \.rawValue) else {

@@ -6,7 +6,7 @@ import CacheLab
 enum ListOptions {
     /// `lru,arc` or `all` (every policy, or with `onlineOnly` every one a real client can run).
     static func policies(_ text: String, onlineOnly: Bool = false) throws -> [PolicyKind] {
-        if text == "all" { return onlineOnly ? PolicyKind.online : PolicyKind.allCases }
+        if text.lowercased() == "all" { return onlineOnly ? PolicyKind.online : PolicyKind.allCases }
         return try items(text, option: "--policy").map { try PolicyKind.named($0) }
     }
 
