@@ -166,11 +166,11 @@ final class LiveDriver {
             await counters.add(pipeline)
             pipeline = try open(at: time)
         case .pin(let key):
-            result.run.favouriteEvents += 1
+            result.run.client?.favouriteEvents += 1
             favourites.insert(urls(key))
             try await pipeline.pin(urls(key), at: time)
         case .unpin(let key):
-            result.run.favouriteEvents += 1
+            result.run.client?.favouriteEvents += 1
             favourites.remove(urls(key))
             try await pipeline.unpin(urls(key), at: time)
         case .trimMemory, .sweepDisk:
@@ -195,14 +195,14 @@ final class LiveDriver {
         }
         live.failures = tally.failures
         run.live = live
-        run.delayedLatencyShare = total.sum == 0 ? 0 : Double(latencies[.delayed]?.sum ?? 0) / Double(total.sum)
+        run.client?.delayedLatencyShare = total.sum == 0 ? 0 : Double(latencies[.delayed]?.sum ?? 0) / Double(total.sum)
         run.mode = .live
         run.evictions = counters.evictions
         run.notAdmitted = counters.notAdmitted
         run.expirations = counters.expirations
-        run.pins = counters.pins
-        run.memoryPeakCost = counters.peakMemoryCost
-        run.diskPeakBytes = counters.peakDiskBytes
+        run.client?.pins = counters.pins
+        run.client?.memoryPeakCost = counters.peakMemoryCost
+        run.client?.diskPeakBytes = counters.peakDiskBytes
         run.latency = total.summary()
         run.outcomes = outcomes
         result.run = run

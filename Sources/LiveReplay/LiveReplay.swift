@@ -76,7 +76,7 @@ public enum LiveReplay {
             let measured = try await run(trace, client: client, endpoint: endpoint, options: options)
             let simulated = Replay.simulate(trace, client: client, outcomes: true)
             let agreement = OutcomeAgreement(
-                live: measured.run.outcomes, simulated: simulated, margin: options.timingMargin)
+                live: measured.run.outcomes ?? [], simulated: simulated, margin: options.timingMargin)
             runs.append(VerifiedRun(live: measured, agreement: agreement))
             each(runs[runs.count - 1])
         }

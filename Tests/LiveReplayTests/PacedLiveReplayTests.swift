@@ -57,7 +57,8 @@ struct PacedLiveReplayTests {
 
         // Then every request agrees: hits, misses and delayed hits alike, but for those within
         // the margin of their download's end, where either a hit or a delayed hit will do
-        let agreement = OutcomeAgreement(live: live.run.outcomes, simulated: simulated, margin: options.timingMargin)
+        let agreement = OutcomeAgreement(
+            live: live.run.outcomes ?? [], simulated: simulated, margin: options.timingMargin)
         #expect(live.failures == 0, "\(live.firstErrors)")
         #expect(agreement.isComplete, "\(name): \(agreement.firstDisagreements)")
         #expect(live.run.misses == simulated.misses && live.run.bytesDownloaded == simulated.bytesDownloaded)

@@ -198,7 +198,7 @@ public enum Tuner {
                 byteHitRatio: mine.map(\.byteHitRatio).reduce(0, +) / count,
                 memoryShare: mine.map { $0.requests == 0 ? 0 : Double($0.memoryHits) / Double($0.requests) }
                     .reduce(0, +) / count,
-                latencyP95: mine.map(\.latency.p95).reduce(0, +) / count,
+                latencyP95: mine.map { $0.latency?.p95 ?? 0 }.reduce(0, +) / count,
                 bytesDownloaded: mine.map(\.bytesDownloaded).reduce(0, +))
         }
     }

@@ -187,12 +187,12 @@ final class ClientRun {
             case .sweepDisk(let limit, let trimRatio):
                 diskCache?.sweep(limit, trimRatio, event.time)
             case .pin(let key):
-                result.favouriteEvents += 1
+                result.client?.favouriteEvents += 1
                 wanted.insert(key)
                 if let memoryCache { Self.pin(key, in: memoryCache, &memoryPins, at: event.time) }
                 if let diskCache { Self.pin(key, in: diskCache, &diskPins, at: event.time) }
             case .unpin(let key):
-                result.favouriteEvents += 1
+                result.client?.favouriteEvents += 1
                 wanted.remove(key)
                 if let entry = memoryPins.remove(key) {
                     _ = memoryCache?.restore(entry.size, key, event.time)
@@ -217,14 +217,16 @@ final class ClientRun {
         result.evictions = memory.evictions + disk.evictions
         result.expirations = memory.expirations + disk.expirations
         result.notAdmitted = memory.notAdmitted + disk.notAdmitted
-        result.pins = PinSummary(memory: memoryPins, disk: diskPins)
-        result.memoryPeakCost = memoryPeak
-        result.diskPeakBytes = diskPeak
+        result.client?.pins = PinSummary(memory: memoryPins, disk: diskPins)
+        result.client?.memoryPeakCost = memoryPeak
+        result.client?.diskPeakBytes = diskPeak
         result.latency = recorder.latencies.summary()
         let latencyTotal = recorder.latencies.sum
-        result.delayedLatencyShare = latencyTotal == 0 ? 0 : Double(delayedLatencyTotal) / Double(latencyTotal)
-        result.outcomes = outcomes
-        result.timingSlack = timingSlack
+        result.client?.delayedLatencyShare = latencyTotal == 0 ? 0 : Double(delayedLatencyTotal) / Double(latencyTotal)
+        if recordsOutcomes {
+            result.outcomes = outcomes
+            result.timingSlack = timingSlack
+        }
         return result
     }
 }

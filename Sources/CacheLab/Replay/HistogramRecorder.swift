@@ -29,5 +29,5 @@ struct HistogramRecorder: LatencyRecording {
     @inline(__always)
     mutating func record(_ latency: Int) { latencies.record(microseconds: latency) }
 
-    func summary() -> LatencySummary { latencies.summary() }
+    func summary() -> LatencySummary? { latencies.summary() }
 }

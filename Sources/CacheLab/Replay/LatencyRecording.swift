@@ -3,5 +3,5 @@ protocol LatencyRecording {
     mutating func hit(size: Int)
     mutating func miss(size: Int)
     /// The latencies recorded, summed up.
-    func summary() -> LatencySummary
+    func summary() -> LatencySummary?
 }

@@ -45,14 +45,16 @@ public struct OutcomeAgreement: Sendable, Equatable {
     ///   - margin: the live replay's timing error, in microseconds of trace time, when it
     ///     was paced; nil when it was not.
     public init(live: [RequestOutcome], simulated: RunResult, margin: Int?) {
-        let slack = simulated.timingSlack
+        guard let modelledOutcomes = simulated.outcomes, let slack = simulated.timingSlack else {
+            preconditionFailure("OutcomeAgreement: a simulation without outcomes")
+        }
         precondition(
-            live.count == simulated.outcomes.count && slack.count == simulated.outcomes.count,
-            "OutcomeAgreement: outcomes of different runs, or a simulation without outcomes")
+            live.count == modelledOutcomes.count && slack.count == modelledOutcomes.count,
+            "OutcomeAgreement: outcomes of different runs")
         requests = live.count
         for position in live.indices {
             let measured = live[position]
-            let modelled = simulated.outcomes[position]
+            let modelled = modelledOutcomes[position]
             let timed = margin.map { Int(slack[position]) >= $0 } ?? false
             if !timed { undecided += 1 }
             let agrees: Bool

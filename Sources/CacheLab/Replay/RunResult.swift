@@ -6,8 +6,9 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var trace: String
     /// What ran, for the `policy` column: the policy's name, or the client preset's.
     public var label: String
-    /// The two tiers and their event handling, for a client run (`--client`, `--memory-policy`…).
-    public var client: ClientConfiguration?
+    /// A client run's configuration and what only a client run measures (`nil` for a single
+    /// tier).
+    public var client: ClientMeasurements?
     public var configuration: RunConfiguration
     /// The limits actually enforced (policy defaults filled in).
     public var cache: CacheConfiguration
@@ -26,33 +27,21 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var notAdmitted = 0
     /// App relaunches replayed (a memory tier is emptied by each).
     public var relaunches = 0
-    /// Client runs: `favourite` and `unfavourite` events replayed.
-    public var favouriteEvents = 0
-    /// Client runs: what favourites held pinned, apart from the capacities.
-    public var pins = PinSummary()
-    /// Client runs: the most the memory tier held at once, pinned images included, in its unit
-    /// (decoded bytes under `MemoryCost.decoded`).
-    public var memoryPeakCost = 0
-    /// Client runs: the most bytes the disk tier held at once, pinned images included (a soft
-    /// limit, swept at launch or in the background, is overshot between sweeps).
-    public var diskPeakBytes = 0
     /// Hits served by the memory tier and by the disk tier (`hits` is their sum). A single-tier
     /// run counts its hits in its own tier.
     public var memoryHits = 0
     public var diskHits = 0
-    /// Client runs: requests that waited for a download another request had started
-    /// (`RequestOutcome.delayed`): in neither `hits` nor `misses`, and no bytes downloaded.
-    public var delayedHits = 0
-    /// Client runs: the share of all requests' latency, summed, spent in delayed hits.
-    public var delayedLatencyShare = 0.0
-    public var latency = LatencySummary()
-    /// Every request's outcome in trace order, when the replay was asked for them (else empty).
-    public var outcomes: [RequestOutcome] = []
-    /// Simulated client runs asked for outcomes: per request, how close its timing came to
+    /// Every request's latency: modelled by the simulator, measured by a live run (`nil` when the
+    /// run did not model it, `--no-latency`).
+    public var latency: LatencySummary?
+    /// Every request's outcome in trace order: a live run's, and a simulated client run's asked
+    /// for them (`nil` otherwise).
+    public var outcomes: [RequestOutcome]?
+    /// A simulated client run asked for outcomes: per request, how close its timing came to
     /// changing whether it was a delayed hit, in microseconds of trace time: its distance to the
     /// end of its image's latest download (`UInt32.max` when there was none), 0 when that
-    /// download was under way at an app event before it (`OutcomeAgreement`).
-    public var timingSlack: [UInt32] = []
+    /// download was under way at an app event before it (`OutcomeAgreement`). `nil` otherwise.
+    public var timingSlack: [UInt32]?
     /// How the run was made: the simulator (modelled latency) or live (the real pipeline against
     /// a server, wall-clock latency).
     public var mode = RunMode.sim
@@ -81,13 +70,18 @@ public struct RunResult: Sendable, Equatable, Codable {
         let main = client.disk ?? client.memory!
         self.trace = trace
         self.label = client.name
-        self.client = client
+        self.client = ClientMeasurements(configuration: client)
         self.configuration = RunConfiguration(
             policy: main.policy, capacity: main.capacity, sizeMode: client.sizeMode, ttl: main.ttl,
             ttlMode: main.ttlMode, trimRatio: main.trimRatio, network: client.network,
             tier: client.disk == nil ? .memory : .disk, admission: main.admission)
         self.cache = configuration.cacheConfiguration
     }
+
+    /// Requests that waited for a download another request had started: a client's
+    /// (`ClientMeasurements.delayedHits`), none for a single tier. Every request is a hit, a
+    /// miss or one of these.
+    public var delayedHits: Int { client?.delayedHits ?? 0 }
 
     public var hitRatio: Double { requests == 0 ? 0 : Double(hits) / Double(requests) }
     public var missRatio: Double { requests == 0 ? 0 : Double(misses) / Double(requests) }

@@ -78,7 +78,9 @@ public struct RunTally: Sendable, Equatable {
             result.memoryHits = memoryHits
             result.diskHits = hits - memoryHits
         }
-        result.delayedHits = delayedHits
+        // Only a client's pipeline makes a request wait for another's download.
+        assert(delayedHits == 0 || result.client != nil, "a delayed hit in a single-tier run")
+        result.client?.delayedHits = delayedHits
         result.misses = requests - hits - delayedHits
         result.bytesRequested = bytesRequested
         result.bytesHit = bytesHit

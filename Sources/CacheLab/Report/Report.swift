@@ -65,7 +65,7 @@ public enum Report {
         }
         if clients {
             add("delayed hits (latency share)") {
-                "\(grouped($0.delayedHits)) (\(percent($0.delayedLatencyShare)))"
+                "\(grouped($0.delayedHits)) (\(percent($0.client?.delayedLatencyShare ?? 0)))"
             }
         }
         add("misses") { grouped($0.misses) }
@@ -91,19 +91,24 @@ public enum Report {
         if clients {
             add("memory cost") { $0.client?.memoryCost.rawValue ?? "-" }
             add("memory / disk peak") { result in
-                let memory = result.client?.memory == nil ? "-" : bytes(result.memoryPeakCost)
-                let disk = result.client?.disk == nil ? "-" : bytes(result.diskPeakBytes)
+                let memory = result.client?.memory == nil ? "-" : bytes(result.client?.memoryPeakCost ?? 0)
+                let disk = result.client?.disk == nil ? "-" : bytes(result.client?.diskPeakBytes ?? 0)
                 return "\(memory) / \(disk)"
             }
         }
-        if results.contains(where: { $0.favouriteEvents > 0 }) {
-            add("pinned memory / disk (peak)") { "\(bytes($0.pins.peakMemoryBytes)) / \(bytes($0.pins.peakDiskBytes))" }
-            add("favourite events / pins refused") { "\(grouped($0.favouriteEvents)) / \(grouped($0.pins.refusals))" }
+        if results.contains(where: { ($0.client?.favouriteEvents ?? 0) > 0 }) {
+            add("pinned memory / disk (peak)") {
+                let pins = $0.client?.pins ?? PinSummary()
+                return "\(bytes(pins.peakMemoryBytes)) / \(bytes(pins.peakDiskBytes))"
+            }
+            add("favourite events / pins refused") {
+                "\(grouped($0.client?.favouriteEvents ?? 0)) / \(grouped($0.client?.pins.refusals ?? 0))"
+            }
         }
-        add("latency p50") { decimal($0.latency.p50, places: 2) + " ms" }
-        add("latency p95") { decimal($0.latency.p95, places: 2) + " ms" }
-        add("latency p99") { decimal($0.latency.p99, places: 2) + " ms" }
-        add("latency mean") { decimal($0.latency.mean, places: 2) + " ms" }
+        add("latency p50") { decimal($0.latency?.p50 ?? 0, places: 2) + " ms" }
+        add("latency p95") { decimal($0.latency?.p95 ?? 0, places: 2) + " ms" }
+        add("latency p99") { decimal($0.latency?.p99 ?? 0, places: 2) + " ms" }
+        add("latency mean") { decimal($0.latency?.mean ?? 0, places: 2) + " ms" }
         if results.contains(where: { $0.metadataBytes != nil }) {
             add("metadata") { result in
                 guard let total = result.metadataBytes, let entries = result.entries else { return "-" }

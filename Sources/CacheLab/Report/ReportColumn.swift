@@ -91,10 +91,10 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .evictions: String(result.evictions)
         case .expirations: String(result.expirations)
         case .relaunches: String(result.relaunches)
-        case .latencyP50: Report.decimal(result.latency.p50, places: 3)
-        case .latencyP95: Report.decimal(result.latency.p95, places: 3)
-        case .latencyP99: Report.decimal(result.latency.p99, places: 3)
-        case .latencyMean: Report.decimal(result.latency.mean, places: 3)
+        case .latencyP50: Report.decimal(result.latency?.p50 ?? 0, places: 3)
+        case .latencyP95: Report.decimal(result.latency?.p95 ?? 0, places: 3)
+        case .latencyP99: Report.decimal(result.latency?.p99 ?? 0, places: 3)
+        case .latencyMean: Report.decimal(result.latency?.mean ?? 0, places: 3)
         case .memoryPolicy: result.tiers.memory?.policy.rawValue ?? ""
         case .memoryCapacityBytes: result.tiers.memory.map { String($0.capacity) } ?? ""
         case .diskPolicy: result.tiers.disk?.policy.rawValue ?? ""
@@ -112,15 +112,15 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .optRatio: result.optRatio.map { Report.decimal($0, places: 6) } ?? ""
         case .entries: result.entries.map(String.init) ?? ""
         case .metadataBytes: result.metadataBytes.map(String.init) ?? ""
-        case .favouriteEvents: result.client == nil ? "" : String(result.favouriteEvents)
-        case .pinnedMemoryPeakBytes: result.client == nil ? "" : String(result.pins.peakMemoryBytes)
-        case .pinnedDiskPeakBytes: result.client == nil ? "" : String(result.pins.peakDiskBytes)
-        case .pinRefusals: result.client == nil ? "" : String(result.pins.refusals)
+        case .favouriteEvents: result.client.map { String($0.favouriteEvents) } ?? ""
+        case .pinnedMemoryPeakBytes: result.client.map { String($0.pins.peakMemoryBytes) } ?? ""
+        case .pinnedDiskPeakBytes: result.client.map { String($0.pins.peakDiskBytes) } ?? ""
+        case .pinRefusals: result.client.map { String($0.pins.refusals) } ?? ""
         case .memoryCost: result.client?.memoryCost.rawValue ?? ""
-        case .memoryPeakCost: result.client?.memory == nil ? "" : String(result.memoryPeakCost)
-        case .diskPeakBytes: result.client?.disk == nil ? "" : String(result.diskPeakBytes)
-        case .delayedHits: result.client == nil ? "" : String(result.delayedHits)
-        case .delayedLatencyShare: result.client == nil ? "" : Report.decimal(result.delayedLatencyShare, places: 6)
+        case .memoryPeakCost: result.client.flatMap { $0.memory == nil ? nil : String($0.memoryPeakCost) } ?? ""
+        case .diskPeakBytes: result.client.flatMap { $0.disk == nil ? nil : String($0.diskPeakBytes) } ?? ""
+        case .delayedHits: result.client.map { String($0.delayedHits) } ?? ""
+        case .delayedLatencyShare: result.client.map { Report.decimal($0.delayedLatencyShare, places: 6) } ?? ""
         case .admission: result.admissionLabel
         case .notAdmitted: String(result.notAdmitted)
         }

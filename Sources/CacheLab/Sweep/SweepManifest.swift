@@ -10,7 +10,8 @@ import CacheEngine
 public struct SweepManifest: Sendable, Equatable, Codable {
     /// The version of the cells' format. Cells written by a cachelab with another version are not
     /// read (a merge refuses them; a task says to start a new folder).
-    public static let formatVersion = 1
+    /// 2: a run's client counts, outcomes and latency are parts present only where they apply.
+    public static let formatVersion = 2
 
     /// The command that made the sweep.
     public enum Kind: String, Sendable, Codable {

@@ -119,7 +119,7 @@ struct TunerTests {
                     let client = ClientConfiguration(name: "disk", memory: nil, disk: tier)
                     let runs = Self.traces.map { Replay.simulate($0, client: client) }
                     let bytes = runs.map(\.bytesDownloaded).reduce(0, +)
-                    let p95 = runs.map(\.latency.p95).reduce(0, +) / 2
+                    let p95 = runs.map { $0.latency?.p95 ?? 0 }.reduce(0, +) / 2
                     #expect(
                         bytes > bounds.bytes || p95 > bounds.p95, "\(policy) \(smaller) \(String(describing: ttl))")
                 }
@@ -154,8 +154,8 @@ struct TunerTests {
 
         // Then the most pinned on any trace is what the replays pinned, and the report shows it
         let runs = Self.traces.map { Replay.simulate($0, client: client) }
-        #expect(summary.pinnedDiskPeak == runs.map(\.pins.peakDiskBytes).max())
-        #expect(summary.pinnedMemoryPeak == runs.map(\.pins.peakMemoryBytes).max())
+        #expect(summary.pinnedDiskPeak == runs.compactMap(\.client?.pins.peakDiskBytes).max())
+        #expect(summary.pinnedMemoryPeak == runs.compactMap(\.client?.pins.peakMemoryBytes).max())
         #expect(summary.pinnedDiskPeak > 0)
         let request = Tuner.Request(
             memoryBudget: 64 * 1024, diskBudget: 128 * 1024, policies: [.lru], diskTTLs: [nil])

@@ -32,10 +32,10 @@ struct ClientFavouriteTests {
 
         // Then 1 is a memory hit after the pressure, a disk hit after the relaunch, and the
         // capacities were never charged for it
-        #expect(result.outcomes.suffix(2) == [.memory, .disk])
-        #expect(result.favouriteEvents == 1)
-        #expect(result.pins.peakMemoryBytes == 10 && result.pins.peakDiskBytes == 10)
-        #expect(result.pins.refusals == 0)
+        #expect(result.outcomes?.suffix(2) == [.memory, .disk])
+        #expect(result.client?.favouriteEvents == 1)
+        #expect(result.client?.pins.peakMemoryBytes == 10 && result.client?.pins.peakDiskBytes == 10)
+        #expect(result.client?.pins.refusals == 0)
     }
 
     @Test func aFavouriteNotYetStoredIsPinnedWhenItArrives() {
@@ -48,8 +48,8 @@ struct ClientFavouriteTests {
         let result = Replay.simulate(trace, client: Self.client(memory: 20, disk: 30), outcomes: true)
 
         // Then its download was pinned in both tiers: a memory hit after the pressure
-        #expect(result.outcomes.last == .memory)
-        #expect(result.pins.memoryBytes == 10 && result.pins.diskBytes == 10)
+        #expect(result.outcomes?.last == .memory)
+        #expect(result.client?.pins.memoryBytes == 10 && result.client?.pins.diskBytes == 10)
     }
 
     @Test func anUnfavouriteHandsThePhotoBackToTheEngines() {
@@ -63,10 +63,10 @@ struct ClientFavouriteTests {
         let result = Replay.simulate(trace, client: Self.client(memory: 20, disk: 30), outcomes: true)
 
         // Then it was evicted like any other photo, and no bytes stay pinned
-        #expect(result.outcomes.last == .network)
-        #expect(result.favouriteEvents == 2)
-        #expect(result.pins.memoryBytes == 0 && result.pins.diskBytes == 0)
-        #expect(result.pins.peakMemoryBytes == 10)
+        #expect(result.outcomes?.last == .network)
+        #expect(result.client?.favouriteEvents == 2)
+        #expect(result.client?.pins.memoryBytes == 0 && result.client?.pins.diskBytes == 0)
+        #expect(result.client?.pins.peakMemoryBytes == 10)
     }
 
     @Test func aPinOverTheBudgetIsRefusedAndTheImageCachedAsUsual() {
@@ -84,9 +84,9 @@ struct ClientFavouriteTests {
 
         // Then the second pin is refused in both tiers, and again when its download is stored in
         // each; only the first photo survived the pressure
-        #expect(result.pins.refusals == 4)
-        #expect(result.pins.memoryBytes == 10 && result.pins.diskBytes == 10)
-        #expect(result.outcomes.suffix(2) == [.memory, .network])
+        #expect(result.client?.pins.refusals == 4)
+        #expect(result.client?.pins.memoryBytes == 10 && result.client?.pins.diskBytes == 10)
+        #expect(result.outcomes?.suffix(2) == [.memory, .network])
     }
 
     @Test func anExpiredPhotoIsNotPinnedNorKept() {
@@ -104,7 +104,7 @@ struct ClientFavouriteTests {
         // Then the favourite pinned nothing stale: the next request downloads the photo again,
         // and that download is pinned (a memory hit 40 ms later, past the lifetime)
         #expect(result.outcomes == [.network, .network, .memory])
-        #expect(result.pins.peakMemoryBytes == 10 && result.pins.refusals == 0)
+        #expect(result.client?.pins.peakMemoryBytes == 10 && result.client?.pins.refusals == 0)
     }
 
     @Test func aSingleCacheIgnoresFavourites() {

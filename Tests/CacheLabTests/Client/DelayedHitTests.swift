@@ -28,8 +28,8 @@ struct DelayedHitTests {
         // And it waited the 16.6 ms left, plus the memory tier's 50 µs
         let waited = Self.download - 5_000 + 50
         let total = Self.download + waited + 50
-        #expect(result.delayedLatencyShare == Double(waited) / Double(total))
-        #expect(result.latency.mean == Double(total) / 3 / 1000)
+        #expect(result.client?.delayedLatencyShare == Double(waited) / Double(total))
+        #expect(result.latency?.mean == Double(total) / 3 / 1000)
     }
 
     @Test func requestsAtTheSameInstantShareOneDownload() {

@@ -36,13 +36,13 @@ struct MemoryCostTests {
         // Encoded, 200 KB of memory holds all four 10 KB photos: the second round hits memory
         let encoded = Replay.simulate(Self.trace(), client: Self.client(.encoded))
         #expect(encoded.memoryHits == 4 && encoded.diskHits == 0)
-        #expect(encoded.memoryPeakCost == 40_000)
+        #expect(encoded.client?.memoryPeakCost == 40_000)
 
         // Decoded, it holds two 90 KB bitmaps: the second round finds the first two on disk only
         let decoded = Replay.simulate(Self.trace(), client: Self.client(.decoded))
         #expect(decoded.memoryHits == 0 && decoded.diskHits == 4)
-        #expect(decoded.memoryPeakCost == 180_000)
-        #expect(decoded.diskPeakBytes == 40_000)
+        #expect(decoded.client?.memoryPeakCost == 180_000)
+        #expect(decoded.client?.diskPeakBytes == 40_000)
         #expect(decoded.hits == encoded.hits)
     }
 

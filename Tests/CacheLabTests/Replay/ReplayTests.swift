@@ -1,4 +1,5 @@
 import CacheEngine
+import ClientModel
 import Testing
 
 @testable import CacheLab
@@ -39,7 +40,7 @@ struct ReplayTests {
         #expect(disk.hits == 3)
     }
 
-    @Test func latencyFollowsTheDocumentedModel() {
+    @Test func latencyFollowsTheDocumentedModel() throws {
         // Two requests on wifi (20 ms round trip, 50 Mbit/s) with a memory tier:
         // a miss of 50,000 bytes = 20,000 + 50,000 × 8 / 50 = 28,000 µs; a hit = 50 µs.
         var trace = Trace(name: "two")
@@ -47,9 +48,31 @@ struct ReplayTests {
         trace.append(time: 1, key: 7, size: 50_000)
         let result = Replay.simulate(
             trace, RunConfiguration(policy: .lru, capacity: 100_000, network: .wifi, tier: .memory))
-        #expect(abs(result.latency.p99 - 28.0) < 0.03)
-        #expect(abs(result.latency.p50 - 0.05) < 0.001)
-        #expect(abs(result.latency.mean - 14.025) < 0.02)
+        let latency = try #require(result.latency, "the simulator models latency unless told not to")
+        #expect(abs(latency.p99 - 28.0) < 0.03)
+        #expect(abs(latency.p50 - 0.05) < 0.001)
+        #expect(abs(latency.mean - 14.025) < 0.02)
+    }
+
+    @Test func aRunCarriesOnlyThePartsThatApplyToIt() {
+        var trace = Trace(name: "parts")
+        trace.append(time: 0, key: 1, size: 10_000)
+        trace.append(time: 5, key: 1, size: 10_000)
+        // A single tier: no client part, no outcomes unless asked; latency unless turned off
+        let single = Replay.simulate(trace, RunConfiguration(policy: .lru, capacity: 100_000))
+        #expect(single.client == nil && single.outcomes == nil && single.timingSlack == nil)
+        #expect(single.latency != nil && single.live == nil && single.optimalHits == nil)
+        let unmodelled = Replay.simulate(trace, RunConfiguration(policy: .lru, capacity: 100_000), latency: false)
+        #expect(unmodelled.latency == nil && unmodelled.hits == single.hits)
+        // A client: its part, with its configuration read through it; outcomes only when asked
+        let client = ClientConfiguration(
+            name: "c", memory: TierConfiguration(policy: .lru, capacity: 1 << 20), disk: nil, network: .wifi)
+        let plain = Replay.simulate(trace, client: client)
+        #expect(plain.client?.configuration == client && plain.client?.name == "c")
+        #expect(plain.client?.delayedHits == 1 && plain.delayedHits == 1)
+        #expect(plain.outcomes == nil && plain.timingSlack == nil)
+        let asked = Replay.simulate(trace, client: client, outcomes: true)
+        #expect(asked.outcomes == [.network, .delayed] && asked.timingSlack?.count == 2)
     }
 
     @Test(arguments: PolicyKind.allCases)

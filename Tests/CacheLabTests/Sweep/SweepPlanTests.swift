@@ -253,7 +253,9 @@ struct SweepPlanTests {
             _ = try Self.shardedAndMerged(plan, shards: 1, into: folder)
             let path = "\(folder)/\(plan.manifest.fileName(0))"
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            try text.replacingOccurrences(of: "\"format\":1", with: "\"format\":99").write(
+            try text.replacingOccurrences(
+                of: "\"format\":\(SweepManifest.formatVersion)", with: "\"format\":99"
+            ).write(
                 toFile: path, atomically: true, encoding: .utf8)
             do {
                 _ = try SweepStore.gather([folder])

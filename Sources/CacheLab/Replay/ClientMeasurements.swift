@@ -1,0 +1,33 @@
+import ClientModel
+
+/// What a client run (two tiers, app events, simulated or live) measures beyond the counts every
+/// run has, with the configuration it ran. Its configuration's properties read through it
+/// (`result.client?.memory`).
+@dynamicMemberLookup
+public struct ClientMeasurements: Sendable, Equatable, Codable {
+    /// The two tiers and their event handling (`--client`, `--memory-policy`…).
+    public var configuration: ClientConfiguration
+    /// `favourite` and `unfavourite` events replayed.
+    public var favouriteEvents = 0
+    /// What favourites held pinned, apart from the capacities.
+    public var pins = PinSummary()
+    /// The most the memory tier held at once, pinned images included, in its unit (decoded bytes
+    /// under `MemoryCost.decoded`).
+    public var memoryPeakCost = 0
+    /// The most bytes the disk tier held at once, pinned images included (a soft limit, swept at
+    /// launch or in the background, is overshot between sweeps).
+    public var diskPeakBytes = 0
+    /// Requests that waited for a download another request had started
+    /// (`RequestOutcome.delayed`): in neither `hits` nor `misses`, and no bytes downloaded.
+    public var delayedHits = 0
+    /// The share of all requests' latency, summed, spent in delayed hits.
+    public var delayedLatencyShare = 0.0
+
+    public init(configuration: ClientConfiguration) {
+        self.configuration = configuration
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<ClientConfiguration, Value>) -> Value {
+        configuration[keyPath: keyPath]
+    }
+}
