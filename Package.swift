@@ -211,14 +211,18 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `CACHELAB_RELEASE_TESTS=1`: the tests compile without optimization, file by file, in a release
-// build too (`swift build -c release --build-tests -Xswiftc -enable-testing`), so that CI builds
-// the modules once, optimized, for the tests and the benchmarks alike (the DocC article
-// Continuous integration says why). Off by default, like the core's flags above.
+// `CACHELAB_RELEASE_TESTS=1` (scripts/lib/release-build.sh): one release build serves the tests, the
+// checks and the benchmarks (the DocC article Continuous integration says why). This package's
+// modules get testable imports (the tests' `@testable import`) and keep their assertions (the
+// engine's bounds and state checks stay on under the tests, as in a debug build); the test
+// targets compile without optimization, file by file. The dependencies are built as any release
+// build builds them, so that the benchmark plugin's own tool, which shares some of them, finds
+// them as it would build them. Off by default, like the core's flags above.
 if ProcessInfo.processInfo.environment["CACHELAB_RELEASE_TESTS"] == "1" {
-    for target in package.targets where target.type == .test {
-        target.swiftSettings =
-            (target.swiftSettings ?? [])
-            + [.unsafeFlags(["-Onone", "-no-whole-module-optimization"], .when(configuration: .release))]
+    for target in package.targets where target.type != .system && target.name != "CPrefetch" {
+        let flags =
+            target.type == .test
+            ? ["-Onone", "-no-whole-module-optimization"] : ["-enable-testing", "-assert-config", "Debug"]
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(flags, .when(configuration: .release))]
     }
 }
