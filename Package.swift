@@ -215,9 +215,9 @@ let package = Package(
 // checks and the benchmarks (the DocC article Continuous integration says why). This package's
 // modules get testable imports (the tests' `@testable import`) and keep their assertions (the
 // engine's bounds and state checks stay on under the tests, as in a debug build); the test
-// targets compile without optimization, file by file. The dependencies are built as any release
-// build builds them, so that the benchmark plugin's own tool, which shares some of them, finds
-// them as it would build them. Off by default, like the core's flags above.
+// targets compile without optimization, file by file. These are settings of this package's own
+// targets, not `-Xswiftc` flags, which would reach every dependency too: the dependencies build as
+// any release build builds them. Off by default, like the core's flags above.
 if ProcessInfo.processInfo.environment["CACHELAB_RELEASE_TESTS"] == "1" {
     for target in package.targets where target.type != .system && target.name != "CPrefetch" {
         let flags =

@@ -165,7 +165,7 @@ struct CompareCommand: AsyncParsableCommand {
             ) { run in
                 let measured = run.live
                 Output.status(
-                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(measured.run.latency?.p95 ?? 0, places: 2)) ms, \(measured.failures) failed; \(Emitter.describe(run.agreement))"
+                    "live \(trace.name) \(measured.run.label) at \(capacity) B: \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s, p95 \(Report.decimal(Report.latency(of: measured.run).p95, places: 2)) ms, \(measured.failures) failed; \(Emitter.describe(run.agreement))"
                 )
             }
             runs += verified.map(\.live.run)

@@ -36,7 +36,7 @@ public enum ComparisonReport {
                     [
                         "\(place + 1)", standing.label, Report.percent(standing.meanHitRatio),
                         Report.percent(standing.meanOptRatio), Report.percent(standing.meanByteHitRatio),
-                    ] + atPicks + [middle.map { Report.decimal($0.latency?.p95 ?? 0, places: 1) + " ms" } ?? "-"])
+                    ] + atPicks + [middle.map { Report.decimal(Report.latency(of: $0).p95, places: 1) + " ms" } ?? "-"])
             }
             let optimum = picks.map { capacity in
                 ranking.optimum.first { $0.cache.capacity == capacity }.map { Report.percent($0.hitRatio) } ?? "-"
@@ -135,10 +135,11 @@ public enum ComparisonReport {
         let middle = ranking.capacities.isEmpty ? 0 : ranking.capacities[ranking.capacities.count / 2]
         let latencySeries = standings.compactMap { standing -> LineChart.Series? in
             guard let run = standing.runs.first(where: { $0.cache.capacity == middle }),
-                let cdf = run.latency?.cdf, !cdf.isEmpty
+                !Report.latency(of: run).cdf.isEmpty
             else { return nil }
             return LineChart.Series(
-                name: standing.label, points: zip(cdf, LatencySummary.cdfPercentiles).map { ($0, $1 / 100) })
+                name: standing.label,
+                points: zip(Report.latency(of: run).cdf, LatencySummary.cdfPercentiles).map { ($0, $1 / 100) })
         }
         let network = ranking.optimum.first?.configuration.network.rawValue ?? ""
         let latency = LineChart(
@@ -157,7 +158,7 @@ public enum ComparisonReport {
     /// The wall-clock latency distribution of live runs of one trace (one line per policy), or
     /// nil when there are none.
     public static func liveChart(_ trace: String, runs: [RunResult]) -> File? {
-        let measured = runs.filter { !($0.latency?.cdf ?? []).isEmpty }
+        let measured = runs.filter { !Report.latency(of: $0).cdf.isEmpty }
         guard let first = measured.first else { return nil }
         let chart = LineChart(
             title: "Live latency with a \(Report.bytes(first.cache.capacity)) disk tier",
@@ -168,7 +169,7 @@ public enum ComparisonReport {
             series: measured.map { run in
                 LineChart.Series(
                     name: run.label,
-                    points: zip(run.latency?.cdf ?? [], LatencySummary.cdfPercentiles).map { ($0, $1 / 100) })
+                    points: zip(Report.latency(of: run).cdf, LatencySummary.cdfPercentiles).map { ($0, $1 / 100) })
             },
             steps: true)
         return File(name: "\(slug(trace))-live-latency.svg", contents: chart.svg())

@@ -148,7 +148,7 @@ public enum RegressionCheck {
                     Finding(entry: entry, measure: measure, before: before, after: after, isWorse: after < before))
             }
             // The CSV keeps three decimals: compare at that precision.
-            let after = ((run.latency?.p95 ?? 0) * 1000).rounded() / 1000
+            let after = (Report.latency(of: run).p95 * 1000).rounded() / 1000
             let before = entry.latencyP95
             if abs(after - before) > tolerance.latency * max(before, 0.001) {
                 findings.append(

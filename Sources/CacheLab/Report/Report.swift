@@ -3,6 +3,12 @@ import ClientModel
 
 /// Renders run results as CSV (for scripts) or as a table (for people).
 public enum Report {
+    /// What a report prints of a run's latency: its summary, or zeros for a run that did not model
+    /// it (`--no-latency`).
+    ///
+    /// - Parameter result: the run.
+    public static func latency(of result: RunResult) -> LatencySummary { result.latency ?? LatencySummary() }
+
     /// The CSV header line, without a newline.
     public static var csvHeader: String {
         ReportColumn.allCases.map(\.rawValue).joined(separator: ",")
@@ -91,9 +97,9 @@ public enum Report {
         if clients {
             add("memory cost") { $0.client?.memoryCost.rawValue ?? "-" }
             add("memory / disk peak") { result in
-                let memory = result.client?.memory == nil ? "-" : bytes(result.client?.memoryPeakCost ?? 0)
-                let disk = result.client?.disk == nil ? "-" : bytes(result.client?.diskPeakBytes ?? 0)
-                return "\(memory) / \(disk)"
+                guard let client = result.client else { return "- / -" }
+                return "\(client.memory == nil ? "-" : bytes(client.memoryPeakCost)) / "
+                    + (client.disk == nil ? "-" : bytes(client.diskPeakBytes))
             }
         }
         if results.contains(where: { ($0.client?.favouriteEvents ?? 0) > 0 }) {
@@ -105,10 +111,10 @@ public enum Report {
                 "\(grouped($0.client?.favouriteEvents ?? 0)) / \(grouped($0.client?.pins.refusals ?? 0))"
             }
         }
-        add("latency p50") { decimal($0.latency?.p50 ?? 0, places: 2) + " ms" }
-        add("latency p95") { decimal($0.latency?.p95 ?? 0, places: 2) + " ms" }
-        add("latency p99") { decimal($0.latency?.p99 ?? 0, places: 2) + " ms" }
-        add("latency mean") { decimal($0.latency?.mean ?? 0, places: 2) + " ms" }
+        add("latency p50") { decimal(latency(of: $0).p50, places: 2) + " ms" }
+        add("latency p95") { decimal(latency(of: $0).p95, places: 2) + " ms" }
+        add("latency p99") { decimal(latency(of: $0).p99, places: 2) + " ms" }
+        add("latency mean") { decimal(latency(of: $0).mean, places: 2) + " ms" }
         if results.contains(where: { $0.metadataBytes != nil }) {
             add("metadata") { result in
                 guard let total = result.metadataBytes, let entries = result.entries else { return "-" }

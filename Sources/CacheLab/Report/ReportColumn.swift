@@ -91,10 +91,10 @@ public enum ReportColumn: String, CaseIterable, Sendable {
         case .evictions: String(result.evictions)
         case .expirations: String(result.expirations)
         case .relaunches: String(result.relaunches)
-        case .latencyP50: Report.decimal(result.latency?.p50 ?? 0, places: 3)
-        case .latencyP95: Report.decimal(result.latency?.p95 ?? 0, places: 3)
-        case .latencyP99: Report.decimal(result.latency?.p99 ?? 0, places: 3)
-        case .latencyMean: Report.decimal(result.latency?.mean ?? 0, places: 3)
+        case .latencyP50: Report.decimal(Report.latency(of: result).p50, places: 3)
+        case .latencyP95: Report.decimal(Report.latency(of: result).p95, places: 3)
+        case .latencyP99: Report.decimal(Report.latency(of: result).p99, places: 3)
+        case .latencyMean: Report.decimal(Report.latency(of: result).mean, places: 3)
         case .memoryPolicy: result.tiers.memory?.policy.rawValue ?? ""
         case .memoryCapacityBytes: result.tiers.memory.map { String($0.capacity) } ?? ""
         case .diskPolicy: result.tiers.disk?.policy.rawValue ?? ""

@@ -32,7 +32,7 @@ public enum TuningReport {
                 memoryHitRatio: mine.map { $0.requests == 0 ? 0 : Double($0.memoryHits) / Double($0.requests) }
                     .reduce(0, +) / count,
                 byteHitRatio: mine.map(\.byteHitRatio).reduce(0, +) / count,
-                latencyP95: mine.map { $0.latency?.p95 ?? 0 }.reduce(0, +) / count,
+                latencyP95: mine.map { Report.latency(of: $0).p95 }.reduce(0, +) / count,
                 bytesDownloaded: mine.map(\.bytesDownloaded).reduce(0, +),
                 pinnedMemoryPeak: mine.compactMap(\.client?.pins.peakMemoryBytes).max() ?? 0,
                 pinnedDiskPeak: mine.compactMap(\.client?.pins.peakDiskBytes).max() ?? 0)
