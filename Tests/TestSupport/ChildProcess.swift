@@ -10,6 +10,13 @@ import Foundation
 ///
 /// Started with `posix_spawn` rather than Foundation's `Process`: `Process.run` lists
 /// `/proc/self/fd` reading past the end of a buffer, which AddressSanitizer stops the tests for.
+///
+/// The child keeps only its stdin, stdout and stderr. Other tests open descriptors without
+/// close-on-exec at any moment; a child that inherited one would hold it open as long as it runs.
+/// Foundation's `Process` learns that its child ended when the end of a socket pair it gave the
+/// child closes: had a long-lived child here inherited that end, a `Process` started on another
+/// thread at the same moment would seem to run on until this child ended (a `cachelab serve` on a
+/// taken port "waited 20 seconds to exit" in CI). Pipes of `Pipe()` likewise stayed open.
 public final class ChildProcess {
     /// How the child ended.
     public enum End: Equatable, Sendable, CustomStringConvertible {
@@ -49,6 +56,11 @@ public final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
         posix_spawn_file_actions_addopen(
             &actions, STDERR_FILENO, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let closing = Self.closeFrom(&actions, 3)
+        guard closing == 0 else {
+            for end in ends { close(end) }
+            throw ChildProcessError("posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(closing)))")
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
@@ -60,6 +72,18 @@ public final class ChildProcess {
         }
         pid = child
         output = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which closes every
+    /// descriptor from the one given up as the child starts, so none opened meanwhile slips
+    /// through. Swift's Glibc module does not import it (it is a GNU extension), so it is looked
+    /// up by name. Returns 0, or the error number.
+    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ lowest: Int32) -> Int32 {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let library = dlopen(nil, RTLD_NOW) else { return ENOSYS }
+        defer { dlclose(library) }
+        guard let symbol = dlsym(library, "posix_spawn_file_actions_addclosefrom_np") else { return ENOSYS }
+        return unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, lowest)
     }
 
     deinit {
