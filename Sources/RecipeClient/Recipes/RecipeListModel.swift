@@ -6,14 +6,16 @@ import Foundation
 /// fails, and keeps the person's favourites, pinning their photos in the image pipeline.
 ///
 /// ## States (`RecipeListState`)
+/// Every state carries the favourites as they are now, so no transition hides them.
 /// - **Launch.** With a saved list, `load()` shows it at once (`.refreshing`, with its save time)
-///   while the fetch runs; with none, `.loading`. A refresh keeps the last good list on screen.
+///   while the fetch runs; with none, `.loading`. A refresh keeps the last good list on screen; a
+///   retry after `.failed` (no list) shows `.loading` with the favourites.
 /// - **Success.** `.loaded`, or `.empty` for a list with no recipes. The saved list follows the
 ///   server: an empty answer replaces it, so a later failure shows no stale recipes the server
 ///   no longer lists (the favourites are still shown: they are kept apart).
 /// - **Failure** after the retries: `.failedWithLastGood` with the last good list when there is
-///   one, else `.failed`; both carry the favourites. A cancelled fetch leaves the state as it was
-///   before the fetch.
+///   one, else `.failed`. A cancelled fetch leaves the state as it was before the fetch (with the
+///   favourites as they are now).
 ///
 /// ## Favourites
 /// `favourite(_:)` keeps the recipe as received in the store (the SQLite file, across launches)
@@ -77,7 +79,7 @@ public actor RecipeListModel {
         }
         favourites = ((try? store.loadFavourites()) ?? []).compactMap(Self.decode)
         favouritesAreKept = store.keepsFavourites && images?.diskProblem == nil
-        state = Self.shown(whileFetching: lastGoodList, savedAt: lastGoodSavedAt)
+        state = Self.shown(whileFetching: lastGoodList, savedAt: lastGoodSavedAt, favourites: favourites)
         self.service = service
         self.store = store
         self.images = images
@@ -150,17 +152,19 @@ public actor RecipeListModel {
 
     // MARK: Fetching
 
-    // What the screen shows while a fetch runs: the last good list, or a spinner.
-    private static func shown(whileFetching list: [Recipe]?, savedAt: Int64?) -> RecipeListState {
-        guard let list, !list.isEmpty, let savedAt else { return .loading }
-        return .refreshing(SavedList(recipes: list, savedAt: savedAt))
+    // What the screen shows while a fetch runs: the last good list, or a spinner; the favourites beside.
+    private static func shown(
+        whileFetching list: [Recipe]?, savedAt: Int64?, favourites: [Recipe]
+    ) -> RecipeListState {
+        guard let list, !list.isEmpty, let savedAt else { return .loading(favourites: favourites) }
+        return .refreshing(SavedList(recipes: list, savedAt: savedAt), favourites: favourites)
     }
 
     private func fetch() async -> RecipeListState {
         generation += 1
         let mine = generation
         let before = state
-        state = Self.shown(whileFetching: lastGoodList, savedAt: lastGoodSavedAt)
+        state = Self.shown(whileFetching: lastGoodList, savedAt: lastGoodSavedAt, favourites: favourites)
         let outcome = await fetchWithRetries()
         guard mine == generation else {
             // A later fetch started meanwhile and owns `state` and the saved list; this answer is older.
@@ -169,10 +173,10 @@ public actor RecipeListModel {
         switch outcome {
         case .success(let recipes):
             remember(recipes)
-            state = recipes.isEmpty ? .empty : .loaded(recipes)
+            state = recipes.isEmpty ? .empty(favourites: favourites) : .loaded(recipes, favourites: favourites)
         case .failure(.transport(.cancelled)):
             // Whoever cancelled did not want an answer, so there is no error to show either.
-            state = before
+            state = before.showing(favourites: favourites)
         case .failure(let error):
             if let lastGoodList, !lastGoodList.isEmpty {
                 state = .failedWithLastGood(
@@ -219,14 +223,9 @@ public actor RecipeListModel {
         }
     }
 
-    // A failure state shows the favourites as they are now.
+    // The state on screen shows the favourites as they are now.
     private func showFavourites() {
-        switch state {
-        case .failed(let message, _): state = .failed(message, favourites: favourites)
-        case .failedWithLastGood(let list, let message, _):
-            state = .failedWithLastGood(list, message, favourites: favourites)
-        case .loading, .refreshing, .loaded, .empty: break
-        }
+        state = state.showing(favourites: favourites)
     }
 
     // MARK: Encoding

@@ -34,7 +34,7 @@ struct RecipeListEndToEndTests {
 
                 // Then it shows the spinner while the request is out, and the list after
                 try await Task.sleep(for: .milliseconds(300))
-                #expect(await model.state == .loading)
+                #expect(await model.state == .loading(favourites: []))
                 let state = await load.value
                 #expect(start.duration(to: clock.now) >= .seconds(1))
                 #expect(state.recipes.count == server.catalog.recipes.count)
@@ -46,7 +46,7 @@ struct RecipeListEndToEndTests {
                 try await Task.sleep(for: .milliseconds(300))
                 let shown = await relaunched.state
                 #expect(shown.isFetching && shown.recipes == state.recipes)
-                if case .refreshing(let saved) = shown {
+                if case .refreshing(let saved, _) = shown {
                     #expect(saved.savedAt > 0)
                 } else {
                     Issue.record("expected the saved list while refreshing, got \(shown)")
@@ -65,7 +65,7 @@ struct RecipeListEndToEndTests {
                 case .recipes:
                     #expect(state.recipes.count == server.catalog.recipes.count && state.message == nil)
                 case .empty:
-                    #expect(state == .empty && state.message == "No Recipes Found")
+                    #expect(state == .empty(favourites: []) && state.message == "No Recipes Found")
                 case .malformed:
                     #expect(
                         state

@@ -28,7 +28,7 @@ struct RecipeListModelTests {
     @Test func startsLoading() async {
         let model = makeModel(server: StubServer())
 
-        #expect(await model.state == .loading)
+        #expect(await model.state == .loading(favourites: []))
         #expect(await model.lastGoodList == nil)
     }
 
@@ -74,7 +74,7 @@ struct RecipeListModelTests {
 
         let state = await model.load()
 
-        #expect(state == .empty)
+        #expect(state == .empty(favourites: []))
         #expect(state.message == "No Recipes Found")
     }
 
@@ -151,7 +151,7 @@ struct RecipeListModelTests {
         // Then it loads after two attempts, waiting once: 500 ms ± 20 % drawn from the policy's seed
         var random = SplitMix64(seed: RetryPolicy.standard.seed)
         let expected = RetryPolicy.standard.delay(beforeRetry: 1, using: &random)
-        #expect(state == .loaded(Fixtures.twoRecipes))
+        #expect(state == .loaded(Fixtures.twoRecipes, favourites: []))
         #expect(server.requestCount() == 2)
         #expect(sleeper.delays == [expected])
         #expect((Duration.milliseconds(400)...Duration.milliseconds(600)).contains(expected))
@@ -189,8 +189,8 @@ struct RecipeListModelTests {
         server.script(.ok(Fixtures.twoRecipesJSON), .ok(Data(#"{"recipes": []}"#.utf8)), .status(404))
         let model = makeModel(server: server)
 
-        #expect(await model.load() == .loaded(Fixtures.twoRecipes))
-        #expect(await model.refresh() == .empty)
+        #expect(await model.load() == .loaded(Fixtures.twoRecipes, favourites: []))
+        #expect(await model.refresh() == .empty(favourites: []))
         #expect(
             await model.refresh()
                 == .failed("We couldn't load recipes from the server. Please try again later.", favourites: []))
@@ -221,7 +221,7 @@ struct RecipeListModelTests {
 
         // Then there is no saved list, the fetch still loads, and a later failure shows it
         #expect(await model.lastGoodList == nil)
-        #expect(await model.load() == .loaded(Fixtures.twoRecipes))
+        #expect(await model.load() == .loaded(Fixtures.twoRecipes, favourites: []))
         #expect(
             await model.refresh()
                 == .failedWithLastGood(
@@ -249,7 +249,7 @@ struct RecipeListModelTests {
         let state = await Task { await model.load() }.value
 
         // Then there is one attempt and the state stays as it was
-        #expect(state == .loading)
+        #expect(state == .loading(favourites: []))
         #expect(server.requestCount() == 1)
     }
 }
