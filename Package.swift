@@ -93,7 +93,8 @@ let package = Package(
         .target(
             name: "FixtureServer",
             dependencies: [
-                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking",
+                // RecipeClient: the pages link each card as the app's model decides.
+                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "RecipeClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -143,7 +143,8 @@ def main():
                 driver.execute_script("window.scrollTo(0, 0)")
             elif name == "open":
                 row = math.floor(driver.execute_script("return window.scrollY") / row_height) + int(values[0])
-                links = driver.find_elements(By.CSS_SELECTOR, f"#row-{row} a")
+                # Only a card that leads to the recipe's page opens it (the app's card rule).
+                links = driver.find_elements(By.CSS_SELECTOR, f'#row-{row} a[href^="/recipes/"]')
                 if links:
                     links[0].click()
                     time.sleep(SECONDS_ON_RECIPE)
