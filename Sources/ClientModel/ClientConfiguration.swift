@@ -57,6 +57,27 @@ extension ClientConfiguration {
         return capped
     }
 
+    /// The memory tier's pin budget in force: its `pinBudget`, or its capacity (0 without one).
+    @inlinable public var memoryPinBudget: Int {
+        memory.map { $0.pinBudget ?? $0.capacity } ?? 0
+    }
+
+    /// The disk tier's pin budget in force: its `pinBudget`, or `defaultDiskPinBudget(for:)`
+    /// whatever its capacity (0 without a disk tier).
+    @inlinable public var diskPinBudget: Int {
+        disk.map { $0.pinBudget ?? Self.defaultDiskPinBudget(for: sizeMode) } ?? 0
+    }
+
+    /// What a disk tier lets favourites pin when its configuration does not say: 10,000,000 bytes
+    /// (64 favourites with both photos at 154 KB; see `TierConfiguration.pinBudget`), or 128
+    /// entries in unit mode.
+    @inlinable public static func defaultDiskPinBudget(for sizeMode: SizeMode) -> Int {
+        switch sizeMode {
+        case .bytes: 10_000_000
+        case .unit: 128
+        }
+    }
+
     /// Throws `PolicyError.needsFuture` if a tier's policy needs each request's next use (Belady),
     /// which a client, simulated or real, does not have.
     @inlinable public func requireOnline() throws(PolicyError) {

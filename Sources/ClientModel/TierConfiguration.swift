@@ -9,8 +9,15 @@ public struct TierConfiguration: Sendable, Equatable, Codable {
     public var ttl: Int64?
     public var ttlMode: TTLMode
     public var trimRatio: Double?
-    /// What favourites may hold pinned in this tier, beside `capacity` (same unit); nil: as much
-    /// as `capacity`. A pin that does not fit is refused and the image cached as usual.
+    /// What favourites may hold pinned in this tier, beside `capacity` (same unit). A pin that
+    /// does not fit is refused and the image cached as usual. nil: the tier's default, which does
+    /// not follow the tuned capacity (`ClientConfiguration.memoryPinBudget`, `diskPinBudget`):
+    /// - **disk**: `ClientConfiguration.defaultDiskPinBudget`, 10,000,000 bytes (128 entries in
+    ///   unit mode): 64 favourites with both photos at the largest sizes the fixture server draws
+    ///   (14 KB small, 140 KB large: 9.86 MB), or about 94 at the real API's sampled sizes
+    ///   (9,959 + 95,670 bytes). The disk is what keeps favourites offline.
+    /// - **memory**: its `capacity`. Memory pins only spare favourites a download while the app
+    ///   runs; more than the memory tier's size would crowd out the list.
     public var pinBudget: Int?
     /// The most one entry may cost to be stored in a memory tier (Nuke's: under 10 % of the
     /// limit); nil: anything up to the capacity.
@@ -32,7 +39,4 @@ public struct TierConfiguration: Sendable, Equatable, Codable {
         self.largestEntry = largestEntry
         self.admission = admission
     }
-
-    /// The pin budget in force: `pinBudget`, or the capacity.
-    @inlinable public var effectivePinBudget: Int { pinBudget ?? capacity }
 }

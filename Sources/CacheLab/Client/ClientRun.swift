@@ -52,9 +52,9 @@ final class ClientRun {
             ClientTierCache(policy: client.memory?.policy ?? .lru, configuration: $0)
         }
         diskCache = client.diskLimits.map { ClientTierCache(policy: client.disk?.policy ?? .lru, configuration: $0) }
-        memoryPins = PinnedEntries(budget: client.memory?.effectivePinBudget ?? 0)
+        memoryPins = PinnedEntries(budget: client.memoryPinBudget)
         largestInMemory = client.memory?.largestEntry ?? .max
-        diskPins = PinnedEntries(budget: client.disk?.effectivePinBudget ?? 0)
+        diskPins = PinnedEntries(budget: client.diskPinBudget)
         // The disk's order is rebuilt from last use at a relaunch, which changes it unless its
         // policy orders by recency and no fixed lifetime counts from insertion.
         persisted = diskCache.flatMap { diskCache in

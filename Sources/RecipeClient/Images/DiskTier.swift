@@ -107,6 +107,8 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
     /// The pinned URLs, in no particular order.
     public var pinnedURLs: [String] { Array(pins.keys) }
 
+    public func isPinned(_ url: String) -> Bool { pins.contains(url) }
+
     public func contains(_ url: String, at now: Int64) -> Bool {
         pins.contains(url) || engine.isLive(url, at: now)
     }

@@ -34,7 +34,8 @@ import ClientModel
 ///   it, memory first; each tier that stores a wanted photo later pins it right after storing it.
 ///   A pinned image is never evicted or expired, and counts against the tier's pin budget
 ///   (`TierConfiguration.pinBudget`), not its capacity; one that does not fit stays cached as
-///   usual and is counted (`Holdings.pinRefusals`). `unpin(_:at:)` hands it back to each tier as
+///   usual, is counted (`Holdings.pinRefusals`) and is listed, while held, by
+///   `unkeptFavouritePhotos(at:)`. `unpin(_:at:)` hands it back to each tier as
 ///   used then. The simulator's client applies the same rules to `favourite` events.
 /// - **Disk faults.** A disk file that cannot be opened throws, or leaves the pipeline running on
 ///   memory alone (`ifDiskFails: .runMemoryOnly`, the reason in `diskProblem`), the file untouched.
@@ -234,12 +235,12 @@ public actor ImagePipeline {
         self.client = client
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
             try client.memory!.policy.makeMemoryTier(
-                configuration: limits, expectedCount: expectedCount, pinBudget: client.memory!.effectivePinBudget,
+                configuration: limits, expectedCount: expectedCount, pinBudget: client.memoryPinBudget,
                 cost: client.memoryCost, largestEntry: client.memory!.largestEntry ?? .max)
         }
         if let limits = client.diskLimits, let store {
             disk = try client.disk!.policy.openDiskTier(
-                store: store, configuration: limits, at: now, pinBudget: client.disk!.effectivePinBudget,
+                store: store, configuration: limits, at: now, pinBudget: client.diskPinBudget,
                 keepingPins: favourites)
         } else {
             disk = nil
@@ -314,6 +315,14 @@ public actor ImagePipeline {
         let inMemory = try memory?.pin(url, at: now) ?? false
         let onDisk = try disk?.pin(url, at: now) ?? false
         return inMemory || onDisk
+    }
+
+    /// The favourites' photos (`pin(_:at:)`) that the tier keeping them across launches — the
+    /// disk, or memory without one — holds at `now` but could not pin, its pin budget full: they
+    /// are cached as usual, and may be evicted. A photo not yet stored anywhere is not among them.
+    public func unkeptFavouritePhotos(at now: Int64) -> Set<String> {
+        guard let keeper: any ImageTier = disk ?? memory else { return [] }
+        return wanted.filter { !keeper.isPinned($0) && keeper.contains($0, at: now) }
     }
 
     /// Lets the photo at `url` go: it counts against the capacities again, as used at `now`.

@@ -42,6 +42,9 @@ public protocol ImageTier: AnyObject {
     /// Entries dropped because their lifetime was over since the tier opened.
     var expirations: Int { get }
 
+    /// Whether `url` is pinned here.
+    func isPinned(_ url: String) -> Bool
+
     /// Whether `value(forKey:at:)` would find `url` stored and unexpired at `now`, without
     /// reading it or telling the policy (integrity is checked only by the read).
     func contains(_ url: String, at now: Int64) -> Bool

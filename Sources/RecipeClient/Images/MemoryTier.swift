@@ -65,6 +65,8 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
     /// Entries dropped because their lifetime was over.
     public var expirations: Int { engine.expirations }
 
+    public func isPinned(_ url: String) -> Bool { pins.contains(url) }
+
     public func contains(_ url: String, at now: Int64) -> Bool {
         pins.contains(url) || engine.isLive(url, at: now)
     }

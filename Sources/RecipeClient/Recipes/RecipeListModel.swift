@@ -107,6 +107,24 @@ public actor RecipeListModel {
         await fetch()
     }
 
+    /// How many favourites have a photo the image pipeline holds but could not pin, its pin budget
+    /// full (`ImagePipeline.unkeptFavouritePhotos(at:)`): those photos are cached as usual and may
+    /// be gone offline. 0 when every favourite's stored photos are kept (or there is no pipeline).
+    /// Show `favouritesNotFullyKeptMessage(_:)` when it is not 0.
+    public func favouritesNotFullyKept() async -> Int {
+        guard let images else { return 0 }
+        let unkept = await images.unkeptFavouritePhotos(at: now())
+        guard !unkept.isEmpty else { return 0 }
+        return favourites.count { $0.photoURLStrings.contains(where: unkept.contains) }
+    }
+
+    /// What to show when `favouritesNotFullyKept()` is `count`, above 0.
+    public static func favouritesNotFullyKeptMessage(_ count: Int) -> String {
+        count == 1
+            ? "1 favourite's photos may not be available offline: there is no more room to keep them."
+            : "\(count) favourites' photos may not be available offline: there is no more room to keep them."
+    }
+
     /// Whether the recipe with `uuid` is a favourite.
     public func isFavourite(_ uuid: String) -> Bool {
         favourites.contains { $0.uuid == uuid }
