@@ -101,10 +101,15 @@ final class LiveDriver {
         let clock = clock
         group.addTask {
             do {
-                let image = try await current.image(for: request)
+                // A memory hit is shown at once (its latency ends there); the outcome is its
+                // turn's, the simulator's.
+                let early = await current.earlyImage(for: request)
+                let shown = early.map { _ in clock.now }
+                let image = try await current.imageInTurn(for: request)
+                let bytes = early?.bytes ?? image.bytes
                 return Answer(
-                    position: position, outcome: image.source, microseconds: issued.microseconds(to: clock.now),
-                    whole: ImageFormat.whole(image.bytes) != nil)
+                    position: position, outcome: image.source,
+                    microseconds: issued.microseconds(to: shown ?? clock.now), whole: ImageFormat.whole(bytes) != nil)
             } catch {
                 return Answer(
                     position: position, outcome: .failed, microseconds: issued.microseconds(to: clock.now),

@@ -2,6 +2,7 @@ import CacheEngine
 import CacheLab
 import CacheLabRecorder
 import ClientModel
+import FixtureServer
 import Foundation
 import LiveReplay
 import LiveServer
@@ -217,6 +218,35 @@ extension LiveReplayTests {
         // (A day paced in full is 86,400 s; an hour allows for a suite whose synchronous tests
         // hold both cores, and the cooperative pool with them, for many minutes.)
         #expect(started.duration(to: clock.now) < .seconds(3_600))
+        #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true)))
+    }
+}
+
+extension LiveReplayTests {
+    @Test func aMemoryHitIsNotTimedBehindASlowDownload() async throws {
+        // Given two photos shown, then, three seconds later, while a third downloads from a server
+        // that takes 600 ms, the first two again, paced in real time
+        let names = (0..<3).map { "https://recipes.example/photos/\($0)/small.jpg" }
+        var trace = Trace(name: "hits-behind-a-miss", keyNames: names)
+        for (time, key) in [(0, 0), (1, 1), (3_000, 2), (3_100, 0), (3_200, 1)] {
+            trace.append(time: Int64(time), key: UInt64(key), size: 10_000)
+        }
+        var options = LiveOptions()
+        options.speed = 1
+        var configuration = FixtureConfiguration()
+        configuration.latency = .milliseconds(600)
+
+        // When it replays live
+        let live = try await LiveServer.run(
+            trace, client: Self.clients[0], options: options, configuration: configuration)
+
+        // Then the two memory hits are timed when they were shown, not when the download ended,
+        // and every outcome is the simulator's
+        #expect(live.failures == 0)
+        let memory = try #require(
+            live.run.live?.latencyBySource[.memory], "no memory hits: \(live.run.outcomes ?? [])")
+        #expect(memory.p99 < 300, "memory hits took \(memory.p99) ms")
+        #expect(try #require(live.run.live?.latencyBySource[.network]).p50 >= 500)
         #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true)))
     }
 }

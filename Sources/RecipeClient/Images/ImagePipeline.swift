@@ -15,9 +15,16 @@ import ClientModel
 ///   image that no tier holds starts its download when it is made, while earlier requests are
 ///   still being served. So the same requests in the same order always meet the same cache
 ///   states, and each has the outcome the simulator (`Replay.simulate(_:client:)`) gives it,
-///   with the same bytes downloaded. The price is head-of-line order: a hit made after a miss is
-///   answered after it (a list asks the memory tier directly, `cachedImage(for:at:)`, when it
-///   cannot wait).
+///   with the same bytes downloaded.
+/// - **Memory hits at once.** Order does not make a cached image wait: a request whose image the
+///   memory tier holds when it is loaded is answered then (`image(for:)`), ahead of earlier
+///   downloads, from a peek that tells the tier's policy nothing. The request keeps its place in
+///   line, and its lookup — the policy's promotion, the recording — runs in its turn, as above,
+///   so the tiers' states and outcomes are still the simulator's. (A URL's image does not change,
+///   so the bytes shown early are the ones the turn finds; should an earlier request's insertion
+///   evict the image before that turn, the turn downloads it again, as the simulator counts.)
+///   A replay measures the early answer with `earlyImage(for:)` and takes the outcome from
+///   `imageInTurn(for:)`.
 /// - **Coalescing.** A request for a URL that an earlier request still in line wants starts no
 ///   download: by its turn the earlier one has stored the image, so 20 requests for one URL make
 ///   one download. (Should the image be evicted in between, the later request downloads it again,
@@ -279,11 +286,34 @@ public actor ImagePipeline {
         try await image(for: request(url, at: now))
     }
 
-    /// Loads the image of `request`, in its turn.
+    /// Loads the image of `request`: at once when the memory tier holds it (`earlyImage(for:)`),
+    /// the request's lookup then running in its turn on its own; otherwise in its turn.
     ///
     /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
     ///   was cancelled, `StoreError` when the disk fails on a read.
     public func image(for request: Request) async throws -> LoadedImage {
+        guard let early = earlyImage(for: request) else { return try await imageInTurn(for: request) }
+        // The turn still runs: it makes the lookup the simulator makes. The app has its image, so
+        // what that turn meets (an eviction since, a download failing) is only counted.
+        Task { _ = try? await self.imageInTurn(for: request) }
+        return early
+    }
+
+    /// The answer `image(for:)` gives ahead of the request's turn: the image if the memory tier
+    /// holds it now (read without telling the policy), and the request has not been cancelled and
+    /// its turn has not come; `nil` otherwise. Either way the request must still be loaded in its
+    /// turn, `imageInTurn(for:)`, which a replay awaits for the outcome the simulator gives.
+    public func earlyImage(for request: Request) -> LoadedImage? {
+        guard request.ticket > turn, !Task.isCancelled, let bytes = memory?.peek(request.url, at: request.time)
+        else { return nil }
+        return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
+    }
+
+    /// Loads the image of `request` in its turn, after every earlier request's cache operations.
+    ///
+    /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
+    ///   was cancelled, `StoreError` when the disk fails on a read.
+    public func imageInTurn(for request: Request) async throws -> LoadedImage {
         let ticket = request.ticket
         if Task.isCancelled {
             abandon(ticket)
@@ -297,9 +327,10 @@ public actor ImagePipeline {
         }
     }
 
-    /// The image for `url` if the memory tier holds it at `now`, without waiting for a turn. A
-    /// list calls this first, to draw a cached row at once; it counts as a use of the entry, and
-    /// it makes a run's order depend on timing, so a replay does not call it.
+    /// The image for `url` if the memory tier holds it at `now`, without making a request: for
+    /// drawing a row in the same frame, synchronously. It counts as a use of the entry, outside
+    /// any request's turn, so a run's order then depends on timing: a replay does not call it
+    /// (`image(for:)` already answers memory hits at once, in order).
     public func cachedImage(for url: String, at now: Int64) throws -> [UInt8]? {
         try memory?.value(forKey: url, at: now)
     }
