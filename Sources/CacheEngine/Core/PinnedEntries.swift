@@ -45,7 +45,7 @@ public struct PinnedEntries<Key: Hashable, Value> {
     public var count: Int { entries.count }
     public var keys: Dictionary<Key, Entry>.Keys { entries.keys }
 
-    public func contains(_ key: Key) -> Bool { entries[key] != nil }
+    @inlinable public func contains(_ key: Key) -> Bool { !entries.isEmpty && entries[key] != nil }
 
     public subscript(key: Key) -> Entry? { entries[key] }
 

@@ -10,14 +10,20 @@
 /// at `(a + i·b) mod width` in 32-bit arithmetic, every one of a key's counters incremented on
 /// `add`, all counters halved on `halve()`.
 ///
-/// - Complexity: O(1) `add` and `estimate` (10 counters each); O(width) `halve`.
-/// - Invariant: `width >= hashCount`; allocates only when created.
+/// - Complexity: O(1) `add` and `estimate` (10 counters each); O(width) `halve`; `reset` O(the
+///   keys added since the last one) while they are few (at most `width / (8 · hashCount)`),
+///   O(width) beyond: a client's memory tier is reset at every relaunch, and a session touches a
+///   few hundred keys of a table of a million counters.
+/// - Invariant: `width >= hashCount`; allocates only when created. Every nonzero counter is one
+///   of a key in `added`, unless it overflowed (`halve` only lowers counters).
 @usableFromInline package struct FrequencySketch {
     /// Counters touched per key.
     @usableFromInline package let hashCount: Int
     /// Counters in the table.
     @usableFromInline package let width: Int
     @usableFromInline package let counters: SlotArray<UInt32>
+    /// The keys counted since the last reset, while they are few.
+    @usableFromInline package let added: AddedKeys
 
     /// libCacheSim's seeds for its first two hash functions (`HASH_SEED0`, `HASH_SEED1`).
     @usableFromInline package static let seeds: (UInt64, UInt64) = (0x1234_5678, 0x1234_4321)
@@ -35,6 +41,7 @@
         hashCount = hashes
         self.width = min(width, max(maximumWidth, hashes * 2))
         counters = SlotArray(count: self.width, filling: 0)
+        added = AddedKeys(limit: max(1, self.width / (8 * hashes)))
     }
 
     /// Counts one more use of `key`; returns its estimate after counting.
@@ -44,6 +51,7 @@
         let (a, b) = Self.baseHashes(key)
         let least = leastCounter(a, b)
         guard least < .max else { return least }
+        added.note(key)
         let modulus = UInt32(truncatingIfNeeded: width)
         for i in 0..<UInt32(truncatingIfNeeded: hashCount) {
             counters[Int((a &+ i &* b) % modulus)] &+= 1
@@ -75,9 +83,21 @@
         for index in 0..<width { counters[index] >>= 1 }
     }
 
-    /// Sets every counter to zero.
+    /// Sets every counter to zero: those of the keys counted since the last reset, or, when they
+    /// were too many to note, the whole table.
     @inlinable package func reset() {
-        for index in 0..<width { counters[index] = 0 }
+        if added.overflowed {
+            for index in 0..<width { counters[index] = 0 }
+        } else {
+            let modulus = UInt32(truncatingIfNeeded: width)
+            for position in 0..<added.count {
+                let (a, b) = Self.baseHashes(added.keys[position])
+                for i in 0..<UInt32(truncatingIfNeeded: hashCount) {
+                    counters[Int((a &+ i &* b) % modulus)] = 0
+                }
+            }
+        }
+        added.clear()
     }
 
     @inline(__always)
@@ -112,4 +132,34 @@
 extension UInt64 {
     @inline(__always)
     @inlinable package func rotatedLeft(by count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
+}
+
+extension FrequencySketch {
+    /// The keys a sketch counted since its last reset, up to `limit` (a key counted twice is
+    /// noted twice); past it, only that there were more.
+    @usableFromInline package final class AddedKeys {
+        @usableFromInline package let keys: SlotArray<UInt64>
+        @usableFromInline package let limit: Int
+        /// Keys noted; `Int.max` once past the limit.
+        @exclusivity(unchecked) @usableFromInline package var count = 0
+
+        @inlinable package init(limit: Int) {
+            self.limit = limit
+            keys = SlotArray(count: limit, filling: 0)
+        }
+
+        @inlinable package var overflowed: Bool { count == .max }
+
+        @inline(__always)
+        @inlinable package func note(_ key: UInt64) {
+            if count < limit {
+                keys[count] = key
+                count &+= 1
+            } else {
+                count = .max
+            }
+        }
+
+        @inlinable package func clear() { count = 0 }
+    }
 }

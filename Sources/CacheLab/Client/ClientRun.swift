@@ -49,9 +49,11 @@ final class ClientRun {
         self.client = client
         self.recordsOutcomes = recordsOutcomes
         memoryCache = client.memoryLimits.map {
-            ClientTierCache(policy: client.memory?.policy ?? .lru, configuration: $0)
+            ClientTierCache.make(policy: client.memory?.policy ?? .lru, configuration: $0)
         }
-        diskCache = client.diskLimits.map { ClientTierCache(policy: client.disk?.policy ?? .lru, configuration: $0) }
+        diskCache = client.diskLimits.map {
+            ClientTierCache.make(policy: client.disk?.policy ?? .lru, configuration: $0)
+        }
         memoryPins = PinnedEntries(budget: client.memoryPinBudget)
         largestInMemory = client.memory?.largestEntry ?? .max
         diskPins = PinnedEntries(budget: client.diskPinBudget)

@@ -5,8 +5,9 @@ import CacheEngine
 /// the tier's policy. A client holds two tiers of any two policies; erasing each on its own
 /// costs one specialization per policy and tier, where specializing the pair would cost one per
 /// pair of policies (27 × 27), and opening the types at run time would run unspecialized
-/// generic code.
-struct ClientTierCache {
+/// generic code. A class: a request reaches its closures through one reference, where copying
+/// a struct of fourteen closures out of its owner retained and released each of them.
+final class ClientTierCache {
     let configuration: CacheConfiguration
     let value: (_ key: UInt64, _ now: Int64) -> Int?
     let insertAfterMiss: (_ size: Int, _ key: UInt64, _ now: Int64) -> Bool
@@ -25,8 +26,8 @@ struct ClientTierCache {
     let observeRemovals: (_ observer: @escaping (UInt64) -> Void) -> Void
 
     /// A tier of `configuration` run by `policy`: specialized, through `PolicyKind.withOrder`.
-    init(policy: PolicyKind, configuration: CacheConfiguration) {
-        self = policy.withOrder(Factory(configuration: configuration))
+    static func make(policy: PolicyKind, configuration: CacheConfiguration) -> ClientTierCache {
+        policy.withOrder(Factory(configuration: configuration))
     }
 
     /// The tier around `cache`. Called where `Policy` is a concrete type, so the closures are

@@ -3,12 +3,12 @@ import CacheLabLocking
 /// A run plan: the cells (caches, clients, passes) that every request of one trace goes through,
 /// executed in one pass over the trace.
 ///
-/// Each chunk of requests goes through every cell before the next is read. The cells are spread
-/// over the cores, a core owning whole cells for the whole run (so a cache's data stays in its
-/// core's caches), and the chunks are shared read-only. A trace read from a file is read on a
-/// thread of its own, a few chunks ahead of the replay (`ChunkRing`), so reading and replaying
-/// overlap; memory is what the cells hold plus those chunks, whatever the trace's length. A trace
-/// held in memory is replayed in place.
+/// The cells are spread over the cores, a core owning whole cells for the whole run (so a cache's
+/// data stays in its core's caches). A trace read from a file is read once, on a thread of its
+/// own, a few chunks ahead of the replay (`ChunkRing`): each chunk goes through every cell before
+/// the next is read, so reading and replaying overlap, and memory is what the cells hold plus
+/// those chunks, whatever the trace's length. A trace held in memory is replayed in place, one
+/// cell after another: memory is then one cell's state per core, however many cells there are.
 ///
 /// Results do not depend on the number of workers or the chunk size: each cell sees every request
 /// in order, alone.
@@ -123,20 +123,25 @@ public struct RunPlan: Sendable {
         let cells = cells
         let capacity = chunkCapacity
         Threads.run(owned.count) { worker in
-            let replays = owned[worker].map { cells[$0].makeReplay(context) }
-            var busy = 0.0
-            trace.withBatches(capacity: capacity, nextUses: nextUses) { batch in
-                let start = stopwatch?() ?? 0
-                for replay in replays { replay.replay(batch) }
-                busy += (stopwatch?() ?? 0) - start
-                if worker == 0 {
-                    progress?(
-                        PlanProgress(
-                            requests: batch.start + batch.count, done: batch.start + batch.count, total: trace.count))
+            // One cell at a time over the whole trace: reading a trace in memory again costs
+            // nothing, and only that cell's state is alive, kept in its core's caches.
+            let start = stopwatch?() ?? 0
+            var outputs: [CellOutput] = []
+            outputs.reserveCapacity(owned[worker].count)
+            for cell in owned[worker] {
+                let replay = cells[cell].makeReplay(context)
+                let before = outputs.count * trace.count
+                trace.withBatches(capacity: capacity, nextUses: nextUses) { batch in
+                    replay.replay(batch)
+                    if worker == 0 {
+                        // The first worker's share done, as requests of the trace.
+                        let done = (before + batch.start + batch.count) / owned[0].count
+                        progress?(PlanProgress(requests: done, done: done, total: trace.count))
+                    }
                 }
+                outputs.append(replay.finish())
             }
-            let outputs = replays.map { $0.finish() }
-            collected.withLock { $0.store(outputs, for: owned[worker], busy: busy) }
+            collected.withLock { $0.store(outputs, for: owned[worker], busy: (stopwatch?() ?? 0) - start) }
         }
         let wall = (stopwatch?() ?? 0) - started
         return collected.withLock { collected in

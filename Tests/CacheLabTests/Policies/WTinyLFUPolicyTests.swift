@@ -129,4 +129,27 @@ struct WTinyLFUPolicyTests {
         sketch.reset()
         #expect(sketch.estimate(77) == 0)
     }
+
+    @Test(arguments: [10, 400, 5_000])
+    func aResetZeroesEveryCounterWhetherItNotedTheKeysOrNot(keys: Int) {
+        // Given a sketch of about 14,400 counters, which notes up to a tenth of a counter per
+        // counter's worth of keys (179) counted since a reset, counting `keys` keys (some of them
+        // twice) and halved once in between
+        let sketch = FrequencySketch(entries: 1_000)
+        #expect(sketch.added.limit == sketch.width / 80 && sketch.added.limit > 10 && sketch.added.limit < 400)
+        for round in 0..<3 {
+            var random = SplitMix64(seed: UInt64(round))
+            for step in 0..<keys {
+                sketch.add(random.next() % UInt64(keys * 2))
+                if step == keys / 2 { sketch.halve() }
+            }
+            #expect(sketch.added.overflowed == (keys > sketch.added.limit))
+            #expect((0..<sketch.width).contains { sketch.counters[$0] != 0 })
+
+            // When it is reset, noted or not, then every counter is zero
+            sketch.reset()
+            #expect((0..<sketch.width).allSatisfy { sketch.counters[$0] == 0 })
+            #expect(!sketch.added.overflowed && sketch.added.count == 0)
+        }
+    }
 }
