@@ -38,7 +38,9 @@ public struct ClientConfiguration: Sendable, Equatable, Codable {
 
 extension ClientConfiguration {
     /// The same client with each tier's capacity held to a budget (`tune`'s comparison at equal
-    /// budgets): memory to `memory` (its cost's unit), disk to `disk` bytes, pin budgets too.
+    /// budgets): memory to `memory` (its cost's unit), disk to `disk` bytes. Memory's pin budget
+    /// is held to its capacity too; the disk's is kept, since it does not follow the capacity
+    /// (`diskPinBudget`).
     @inlinable public func capped(memory memoryBudget: Int, disk diskBudget: Int) -> ClientConfiguration {
         var capped = self
         if var tier = capped.memory {
@@ -51,7 +53,6 @@ extension ClientConfiguration {
         }
         if var tier = capped.disk {
             tier.capacity = min(tier.capacity, diskBudget)
-            tier.pinBudget = tier.pinBudget.map { min($0, tier.capacity) }
             capped.disk = tier
         }
         return capped

@@ -12,8 +12,8 @@
 ///
 /// - Complexity: O(1) `add` and `estimate` (10 counters each); O(width) `halve`; `reset` O(the
 ///   keys added since the last one) while they are few (at most `width / (8 · hashCount)`),
-///   O(width) beyond: a client's memory tier is reset at every relaunch, and a session touches a
-///   few hundred keys of a table of a million counters.
+///   O(width) beyond: a client's memory tier is reset at every relaunch, and a session between
+///   two touches a small part of a table of up to 2²⁰ counters (the Speed article's `tune`).
 /// - Invariant: `width >= hashCount`; allocates only when created. Every nonzero counter is one
 ///   of a key in `added`, unless it overflowed (`halve` only lowers counters).
 @usableFromInline package struct FrequencySketch {

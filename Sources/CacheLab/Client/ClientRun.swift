@@ -10,7 +10,7 @@ import ClientModel
 /// saved); memory pins do not, disk pins do.
 ///
 /// One owner (a replay's worker thread), so its state is `@exclusivity(unchecked)`: the run-time
-/// checks of a class's stored properties cost `tune` about 9 % of its time (`perf record`).
+/// checks of a class's stored properties are a per-request cost (the Speed article's `tune`).
 final class ClientRun {
     private let client: ClientConfiguration
     // Values are the entries' sizes in bytes, so a pinned entry's bytes are known in unit mode too.

@@ -128,4 +128,24 @@ struct ClientPresetTests {
         let result = Replay.simulate(trace, client: nuke, outcomes: true)
         #expect(result.outcomes == [.network, .disk, .network, .memory])
     }
+
+    @Test func cappingHoldsMemorysPinsToItsCapacityAndKeepsTheDisksOwn() {
+        // Given a client whose tiers and pin budgets are over the budgets
+        let client = ClientConfiguration(
+            name: "big", memory: TierConfiguration(policy: .lru, capacity: 8_000_000, pinBudget: 6_000_000),
+            disk: TierConfiguration(policy: .lru, capacity: 50_000_000, pinBudget: 20_000_000))
+
+        // When it is capped to 1 MB of memory and 4 MB of disk
+        let capped = client.capped(memory: 1_000_000, disk: 4_000_000)
+
+        // Then the capacities are the budgets, memory's pins follow its capacity, and the disk's
+        // pins keep their own budget, which does not follow the capacity (nor does its default)
+        #expect(capped.memory?.capacity == 1_000_000 && capped.memoryPinBudget == 1_000_000)
+        #expect(capped.disk?.capacity == 4_000_000 && capped.diskPinBudget == 20_000_000)
+        var defaults = client
+        defaults.disk?.pinBudget = nil
+        #expect(
+            defaults.capped(memory: 1_000_000, disk: 4_000_000).diskPinBudget
+                == ClientConfiguration.defaultDiskPinBudget(for: .bytes))
+    }
 }
