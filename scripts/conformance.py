@@ -179,6 +179,16 @@ def read_trace(lcs, spec: TraceSpec, log: io.TextIOBase | None) -> ParsedTrace:
     return trace
 
 
+def hash_power(objects: int) -> int:
+    """A hash power for libCacheSim's table that fits a trace of `objects` objects (two buckets or
+    more per object, at least 2^16). Its default table is far larger than these traces need, and
+    making and walking it took most of each reference's time (the DocC article Continuous
+    integration has the figures). Only where a key lands in the table depends on it, so
+    a policy that never samples the table counts the same misses whatever the power (the check
+    itself confirms it: every row is still compared with cachelab's count)."""
+    return max(16, objects.bit_length() + 1)
+
+
 def capacity_for(percent: int, working: int) -> int:
     # floor(percent% of the working set), in exact integer arithmetic.
     return working * percent // 100
@@ -326,6 +336,7 @@ def compute_reference(
     verbose: bool,
     policies: tuple[str, ...],
     needs_oracle: set[str],
+    randomized: set[str],
     timeout: float = 600,
 ) -> list[Row]:
     import libcachesim as lcs  # noqa: PLC0415 - only the venv has it
@@ -342,6 +353,7 @@ def compute_reference(
             with c_stderr_to(log):
                 reader = open_reader(lcs, trace, mode)
             working = bytes_ if mode == "bytes" else objects
+            power = hash_power(objects)
             oracle = None  # opened on first use, for the policies that need it
             for text in capacities:
                 percent = int(text[:-1]) if text.endswith("%") else None
@@ -375,9 +387,13 @@ def compute_reference(
                             oracle = oracle or oracle_reader(lcs, trace, mode)
                         source = oracle
 
-                    def job(policy=policy, capacity=capacity, source=source):
+                    # A policy that draws samples libCacheSim's table, whose layout the hash power
+                    # sets: it keeps the class's default, the table cachelab replicates.
+                    keywords = {} if policy in randomized else {"hashpower": power}
+
+                    def job(policy=policy, capacity=capacity, source=source, keywords=keywords):
                         # Built in the thread that runs it: Cacheus draws when it is made.
-                        cache = getattr(lcs, policy)(int(capacity))  # an int: a float is read as a ratio
+                        cache = getattr(lcs, policy)(int(capacity), **keywords)  # an int: a float is read as a ratio
                         miss_ratio, _byte_miss_ratio = cache.process_trace(source)
                         return miss_ratio, cache._cache.n_req  # one per cache.get, i.e. per request counted
 
@@ -862,7 +878,7 @@ def main(argv: list[str]) -> int:
             raise InputError(f"--policies {args.policies}: unknown {', '.join(unknown) or 'empty list'}; "
                              f"choose from {', '.join(facts.classes)}")
         rows = compute_reference(traces, capacities, args.verbose, tuple(facts.classes[n] for n in names),
-                                 facts.needs_oracle, args.reference_timeout)
+                                 facts.needs_oracle, facts.randomized, args.reference_timeout)
         unreferenced = [row for row in rows if not row.reference]
         progress(f"reference done: {len(rows)} rows in {time.monotonic() - started:.1f} s")
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct CacheLabCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cachelab",

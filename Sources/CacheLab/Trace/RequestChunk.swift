@@ -37,11 +37,18 @@ public struct RequestChunk: Sendable {
     public init(capacity: Int = RequestChunk.defaultCapacity, carriesNextUses: Bool = false) {
         precondition(capacity >= 1, "a chunk holds at least one request")
         self.capacity = capacity
-        times = Array(repeating: 0, count: capacity)
-        keys = Array(repeating: 0, count: capacity)
-        sizes = Array(repeating: 0, count: capacity)
-        nextUses = carriesNextUses ? Array(repeating: .max, count: capacity) : []
-        pixelSizes = Array(repeating: 0, count: capacity)
+        times = Self.storage(capacity)
+        keys = Self.storage(capacity)
+        sizes = Self.storage(capacity)
+        nextUses = carriesNextUses ? Self.storage(capacity) : []
+        pixelSizes = Self.storage(capacity)
+    }
+
+    /// Room for `capacity` values, left as the allocator gives it: nothing reads a slot before a
+    /// fill writes it (a batch lends only the first `count`), and pages never written are never
+    /// touched, so a short trace does not pay for zeroing a whole chunk.
+    private static func storage<Value: FixedWidthInteger>(_ capacity: Int) -> [Value] {
+        Array(unsafeUninitializedCapacity: capacity) { _, initialized in initialized = capacity }
     }
 
     /// Whether the chunk has room for next uses.

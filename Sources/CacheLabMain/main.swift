@@ -1,0 +1,3 @@
+import CacheLabCLI
+
+await CacheLabEntry.main()
