@@ -442,7 +442,7 @@ def main(argv: list[str]) -> int:
         report += ["### Peak memory against the number of requests", ""]
         report += memory_independence(bench, plains[0], bench.repeated(plains[0], 5), powers) + [""]
     if "sweep" in sections:
-        report += ["### A sweep over the 20M trace", ""] + sweep(bench, plains[0], powers) + [""]
+        report += [f"### A sweep over {plains[0].name}", ""] + sweep(bench, plains[0], powers) + [""]
     if "objects" in sections:
         report += ["### Bytes per cached object (1M requests, 100k objects, all cached)", ""]
         report += bytes_per_object(bench, args.policies.split(",")) + [""]
