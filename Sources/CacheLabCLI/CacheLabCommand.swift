@@ -1,7 +1,9 @@
 import ArgumentParser
 
-struct CacheLabCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// `cachelab`: its subcommands, each parsed and run by the argument parser. The executable
+/// (`Sources/CacheLabMain`) calls `main()`.
+public struct CacheLabCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "cachelab",
         abstract: "Which image-cache policy, size and lifetime should your app ship with? Replay traces and measure.",
         discussion: """
@@ -20,4 +22,6 @@ struct CacheLabCommand: AsyncParsableCommand {
             TopicCommand.self, PoliciesCommand.self,
         ]
     )
+
+    public init() {}
 }

@@ -152,33 +152,31 @@ struct RunCommand: AsyncParsableCommand {
         (capacities.notes(sizeMode: sizeMode) + clients.notes).forEach(Output.status)
         let source = try reading.source(path: trace)
         let request = try runRequest()
-        if mode == .live {
-            guard sharding.shard == nil, sharding.shardCount == nil else {
-                throw CLIError("--mode live replays through the real client on this machine: it cannot be sharded")
-            }
-            var statistics = source.trace.map(TraceStatistics.init)
-            if statistics == nil, request.needsStatistics {
-                statistics = try await Execution.statistics(source, jobs: jobs)
-            }
-            if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
-            return try await runLive(source, request, statistics)
+        do { try source.checkRereadable() } catch { throw CLIError(error) }
+        if mode == .live, sharding.shard != nil || sharding.shardCount != nil {
+            throw CLIError("--mode live replays through the real client on this machine: it cannot be sharded")
         }
-        let plan = try request.sweep(on: source, command: Output.commandLine(), output: format.rawValue)
-        if let shard = try sharding.resolved() {
+        if mode == .sim, let shard = try sharding.resolved() {
             guard let outDir else { throw CLIError("a shard writes its cells to a folder: give --out-dir") }
+            let plan = try request.sweep(on: source, command: Output.commandLine(), output: format.rawValue)
             return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "run")
         }
-        // A share of the working set has had the trace described where it was measured.
-        if let trace = source.trace, !request.needsStatistics {
-            Output.status(TraceLoading.describe(source.name, TraceStatistics(trace)))
+        // A trace in memory is described whatever the capacities; a file when a pass counts it.
+        var statistics = source.trace.map(TraceStatistics.init)
+        if statistics == nil, request.needsStatistics {
+            statistics = try await Execution.statistics(source, jobs: jobs)
         }
-        let outputs = try await Execution.sweep(plan, jobs: jobs, what: "run")
-        for (cell, output) in zip(plan.cells, outputs) where cell.entry.role == .optimum {
+        if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
+        if mode == .live { return try await runLive(source, request, statistics) }
+        let plan: RunRequest.Plan
+        do { plan = try request.plan(on: source, statistics: statistics) } catch { throw CLIError("\(error)") }
+        let outputs = try await Execution.run(plan.run, jobs: jobs, what: "run").outputs
+        for (placement, output) in zip(plan.placements, outputs) where placement.isOptimum {
             Output.status(
                 "belady at \(output.run.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(output.run.hits)) hits"
             )
         }
-        try Emitter.runs(plan.manifest.runs(outputs), format: format, out: out)
+        try Emitter.runs(plan.results(outputs), format: format, out: out)
     }
 
     /// What to replay, from the options.

@@ -11,7 +11,8 @@
 /// sample reads the entry it picks from the same line, and removes it there.
 ///
 /// It keeps no hash per slot: a removal is given the key, whose hash names the bucket (a
-/// per-slot hash array, written on every insertion, cost Random about 2 %: the Speed article).
+/// per-slot hash array, written on every insertion, slowed Random: the Speed article has the
+/// measurement).
 ///
 /// - Complexity: O(1) expected insert, lookup, sample and remove (each shifts at most the
 ///   entries of its chain); a rehash is O(buckets).

@@ -30,15 +30,3 @@ public enum Replay {
         RunPlan.replay(trace, [.simulate(configuration, order: order, latency: latency)], workers: 1)[0].run
     }
 }
-
-extension RunCell {
-    /// A single-tier cell ordered by `order` instead of the configuration's policy (see
-    /// `Replay.simulate(_:_:order:latency:)`).
-    public static func simulate<Policy: EvictionPolicy & SendableMetatype>(
-        _ configuration: RunConfiguration, order: Policy.Type, latency: Bool = true
-    ) -> RunCell {
-        .custom(label: configuration.policy.rawValue, needsFuture: Policy.needsFuture) { context in
-            SimulatedRunFactory(configuration: configuration, latency: latency, context: context).run(Policy.self)
-        }
-    }
-}

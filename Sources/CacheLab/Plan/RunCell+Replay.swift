@@ -1,3 +1,6 @@
+import CacheEngine
+import Histogram
+
 extension RunCell {
     /// The cell's replay, built on the thread that will run it.
     func makeReplay(_ context: CellContext) -> CellReplay {
@@ -35,5 +38,39 @@ extension RunCell {
         case .custom(_, _, let make):
             return make(context)
         }
+    }
+}
+
+extension RunCell {
+    /// A single-tier cell ordered by `order` instead of the configuration's policy (see
+    /// `Replay.simulate(_:_:order:latency:)`).
+    public static func simulate<Policy: EvictionPolicy & SendableMetatype>(
+        _ configuration: RunConfiguration, order: Policy.Type, latency: Bool = true
+    ) -> RunCell {
+        .custom(label: configuration.policy.rawValue, needsFuture: Policy.needsFuture) { context in
+            SimulatedRunFactory(configuration: configuration, latency: latency, context: context).run(Policy.self)
+        }
+    }
+}
+
+/// Builds a single-tier cell's replay for the registry's policy, or for one given.
+private struct SimulatedRunFactory: PolicyBody {
+    let configuration: RunConfiguration
+    let latency: Bool
+    let context: CellContext
+
+    func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> CellReplay {
+        if latency {
+            let recorder = HistogramRecorder(LatencyModel(network: configuration.network, tier: configuration.tier))
+            return make(policy, recorder)
+        }
+        return make(policy, NoLatency())
+    }
+
+    private func make<Policy: EvictionPolicy, Recorder: LatencyRecording>(
+        _ policy: Policy.Type, _ recorder: Recorder
+    ) -> CellReplay {
+        let run = SimulatedRun<Policy, Recorder>(configuration: configuration, recorder: recorder, context: context)
+        return CellReplay(replay: { run.replay($0) }, finish: { .run(run.finish()) })
     }
 }

@@ -107,3 +107,61 @@ public struct RunResult: Sendable, Equatable, Codable {
         }.joined(separator: " ")
     }
 }
+
+extension RunResult {
+    /// Where a run sits in a report: its trace, its capacity's slot (slots numbered in the order
+    /// the capacities were asked), and whether it is Belady's optimum at that slot's capacity.
+    public struct Placement: Sendable, Equatable {
+        public var trace: Int
+        public var slot: Int
+        public var isOptimum: Bool
+
+        public init(trace: Int = 0, slot: Int, isOptimum: Bool = false) {
+            self.trace = trace
+            self.slot = slot
+            self.isOptimum = isOptimum
+        }
+    }
+
+    /// Runs in report order, from runs in cell order: grouped by trace and slot in the order first
+    /// met; with `sortsCapacities`, slots ascending by capacity, and a slot whose capacity an
+    /// earlier slot of the same trace had is left out; each run given its slot's optimum hits. The
+    /// optimum's own run is a row only with `listsOptimum` (a comparison lists it).
+    public static func arranged(
+        _ runs: [RunResult], placed placements: [Placement], sortsCapacities: Bool, listsOptimum: Bool
+    ) -> [RunResult] {
+        precondition(runs.count == placements.count, "one placement per run")
+        struct Slot {
+            var trace: Int
+            var capacity: Int
+            var runs: [Int]
+        }
+        var slots: [Slot] = []
+        var slotOf: [Int: [Int: Int]] = [:]
+        for (index, placement) in placements.enumerated() {
+            if let found = slotOf[placement.trace]?[placement.slot] {
+                slots[found].runs.append(index)
+            } else {
+                slotOf[placement.trace, default: [:]][placement.slot] = slots.count
+                slots.append(Slot(trace: placement.trace, capacity: runs[index].cache.capacity, runs: [index]))
+            }
+        }
+        if sortsCapacities {
+            slots = slots.enumerated().sorted { a, b in
+                (a.element.trace, a.element.capacity, a.offset) < (b.element.trace, b.element.capacity, b.offset)
+            }.map(\.element)
+            var seen = Set<[Int]>()
+            slots = slots.filter { seen.insert([$0.trace, $0.capacity]).inserted }
+        }
+        var arranged: [RunResult] = []
+        for slot in slots {
+            let optimum = slot.runs.first { placements[$0].isOptimum }.map { runs[$0].hits }
+            for index in slot.runs where listsOptimum || !placements[index].isOptimum {
+                var result = runs[index]
+                result.optimalHits = optimum
+                arranged.append(result)
+            }
+        }
+        return arranged
+    }
+}

@@ -2,9 +2,9 @@ import CacheEngine
 import ClientModel
 
 /// What `cachelab run` asks for, before any trace is read: policies at capacities (which may be
-/// shares of the working set), or clients of two tiers. `sweep(on:command:output:)` turns it into
-/// a sweep of one trace (one pass over it, or shards); its manifest reads the outputs back in the
-/// order asked for.
+/// shares of the working set), or clients of two tiers. `plan(on:statistics:)` turns it into one
+/// pass over the trace on this machine; `sweep(on:command:output:)` into a sweep whose cells can be
+/// split into shards, its manifest reading the outputs back in the order asked for.
 public struct RunRequest: Sendable {
     public var policies: [PolicyKind]
     public var capacities: CapacityList
@@ -91,8 +91,83 @@ public struct RunRequest: Sendable {
         }
     }
 
-    /// The runs as a sweep of one trace: each client a cell; or, capacity by capacity, each
-    /// policy a cell, and with `versusOptimum` Belady at that capacity (the optimum of its runs).
+    /// One run of the request, its capacity still as asked.
+    private enum Part {
+        case client(ClientRequest, slot: Int)
+        /// A single tier at the capacity of `slot`; Belady's with `optimum` (`versusOptimum`).
+        case single(RunConfiguration, slot: Int, latency: Bool, optimum: Bool)
+
+        var placement: RunResult.Placement {
+            switch self {
+            case .client(_, let slot): RunResult.Placement(slot: slot)
+            case .single(_, let slot, _, let optimum): RunResult.Placement(slot: slot, isOptimum: optimum)
+            }
+        }
+    }
+
+    /// The runs in cell order: each client; or, capacity by capacity, each policy, and with
+    /// `versusOptimum` Belady at that capacity (the optimum of its runs).
+    private var parts: [Part] {
+        guard clients.isEmpty else { return clients.enumerated().map { .client($1, slot: $0) } }
+        return (0..<capacities.count).flatMap { slot in
+            var parts = policies.map { Part.single(configuration($0), slot: slot, latency: latency, optimum: false) }
+            if versusOptimum {
+                let optimum = RunConfiguration(
+                    policy: .belady, capacity: 0, sizeMode: sizeMode, network: network, tier: tier)
+                parts.append(.single(optimum, slot: slot, latency: false, optimum: true))
+            }
+            return parts
+        }
+    }
+
+    /// Whether the report lists capacities ascending, a capacity met twice once (a range), or as
+    /// asked (a list).
+    private var sortsCapacities: Bool {
+        guard clients.isEmpty, case .range = capacities else { return false }
+        return true
+    }
+
+    /// The run on this machine: every cell in one plan over the trace, and where each result goes
+    /// in the report.
+    ///
+    /// - Parameters:
+    ///   - source: the trace.
+    ///   - statistics: the trace's, when `needsStatistics` (a capacity is a share of its working
+    ///     set).
+    /// - Throws: `CapacityListError` or `RunRequestError` when a capacity cannot be resolved.
+    public func plan(on source: TraceSource, statistics: TraceStatistics?) throws -> Plan {
+        let cells = try parts.map { part throws -> RunCell in
+            switch part {
+            case .client(let client, _):
+                return .client(try client.configuration(self, statistics))
+            case .single(var configuration, let slot, let latency, _):
+                configuration.capacity = try capacities.resolve(slot, for: statistics, mode: sizeMode)
+                return .simulate(configuration, latency: latency)
+            }
+        }
+        return Plan(
+            run: RunPlan(source: source, cells: cells), placements: parts.map(\.placement),
+            sortsCapacities: sortsCapacities)
+    }
+
+    /// A run planned on this machine (`plan(on:statistics:)`).
+    public struct Plan: Sendable {
+        /// The cells, in one pass over the trace.
+        public var run: RunPlan
+        /// Where each cell's result goes in the report, in cell order.
+        public var placements: [RunResult.Placement]
+        var sortsCapacities: Bool
+
+        /// The report's rows from the plan's outputs: each run given its capacity's optimum hits
+        /// (`versusOptimum`), the optimum itself not a row.
+        public func results(_ outputs: [CellOutput]) -> [RunResult] {
+            RunResult.arranged(
+                outputs.map(\.run), placed: placements, sortsCapacities: sortsCapacities, listsOptimum: false)
+        }
+    }
+
+    /// The runs as a sweep of one trace, to be split into shards: each run a cell, named by what
+    /// determines its result.
     ///
     /// - Parameters:
     ///   - source: the trace.
@@ -103,44 +178,29 @@ public struct RunRequest: Sendable {
     ) throws(TraceError)
         -> SweepPlan
     {
-        var cells: [SweepCell] = []
         let request = self
-        for (index, client) in clients.enumerated() {
-            let entry = SweepManifest.Entry(
-                trace: 0, slot: index, role: .run,
-                key:
-                    "client \(client) size-mode=\(sizeMode.rawValue) ttl=\(ttl.map(String.init) ?? "none") ttl-mode=\(ttlMode.rawValue) trim=\(trimRatio.map { "\($0)" } ?? "default") network=\(network.rawValue) memory-cost=\(memoryCost.rawValue)\(admission.map { " admission=\($0)" } ?? "")"
-            )
-            cells.append(
-                SweepCell(entry: entry, needsStatistics: client.needsStatistics, needsFuture: false, weight: 2.5) {
+        let cells = parts.map { part -> SweepCell in
+            switch part {
+            case .client(let client, let slot):
+                let entry = SweepManifest.Entry(
+                    trace: 0, slot: slot, role: .run,
+                    key:
+                        "client \(client) size-mode=\(sizeMode.rawValue) ttl=\(ttl.map(String.init) ?? "none") ttl-mode=\(ttlMode.rawValue) trim=\(trimRatio.map { "\($0)" } ?? "default") network=\(network.rawValue) memory-cost=\(memoryCost.rawValue)\(admission.map { " admission=\($0)" } ?? "")"
+                )
+                return SweepCell(entry: entry, needsStatistics: client.needsStatistics, needsFuture: false, weight: 2.5)
+                {
                     statistics in .client(try client.configuration(request, statistics))
-                })
-        }
-        if clients.isEmpty {
-            for slot in 0..<capacities.count {
-                let capacity = capacities.key(slot)
-                for policy in policies {
-                    let configuration = configuration(policy)
-                    let entry = SweepManifest.Entry(
-                        trace: 0, slot: slot, role: .run,
-                        key: SweepCell.key(configuration, capacity: capacity, latency: latency))
-                    cells.append(
-                        .simulate(configuration, capacities: capacities, index: slot, latency: latency, entry: entry))
                 }
-                if versusOptimum {
-                    let optimum = RunConfiguration(
-                        policy: .belady, capacity: 0, sizeMode: sizeMode, network: network, tier: tier)
-                    let entry = SweepManifest.Entry(
-                        trace: 0, slot: slot, role: .optimum,
-                        key: SweepCell.key(optimum, capacity: capacity, latency: false))
-                    cells.append(.simulate(optimum, capacities: capacities, index: slot, latency: false, entry: entry))
-                }
+            case .single(let configuration, let slot, let latency, let optimum):
+                let entry = SweepManifest.Entry(
+                    trace: 0, slot: slot, role: optimum ? .optimum : .run,
+                    key: SweepCell.key(configuration, capacity: capacities.key(slot), latency: latency))
+                return .simulate(configuration, capacities: capacities, index: slot, latency: latency, entry: entry)
             }
         }
-        var sorts = false
-        if clients.isEmpty, case .range = capacities { sorts = true }
         return try SweepPlan(
-            kind: .run, command: command, output: output, sortsCapacities: sorts, sources: [source], cells: cells)
+            kind: .run, command: command, output: output, sortsCapacities: sortsCapacities, sources: [source],
+            cells: cells)
     }
 
     static func resolve(

@@ -89,39 +89,11 @@ public struct SweepManifest: Sendable, Equatable, Codable {
     /// slot's optimum hits (a comparison also lists the optimum's own run).
     public func runs(_ outputs: [SweepOutput]) -> [RunResult] {
         precondition(outputs.count == cells.count, "one output per cell")
-        struct Slot {
-            var trace: Int
-            var capacity: Int
-            var cells: [Int]
-        }
-        var slots: [Slot] = []
-        var slotOf: [Int: [Int: Int]] = [:]
-        for (index, cell) in cells.enumerated() {
-            if let found = slotOf[cell.trace]?[cell.slot] {
-                slots[found].cells.append(index)
-            } else {
-                slotOf[cell.trace, default: [:]][cell.slot] = slots.count
-                slots.append(Slot(trace: cell.trace, capacity: outputs[index].run.cache.capacity, cells: [index]))
-            }
-        }
-        if sortsCapacities {
-            slots = slots.enumerated().sorted { a, b in
-                (a.element.trace, a.element.capacity, a.offset) < (b.element.trace, b.element.capacity, b.offset)
-            }.map(\.element)
-            var seen = Set<[Int]>()
-            slots = slots.filter { seen.insert([$0.trace, $0.capacity]).inserted }
-        }
-        var results: [RunResult] = []
-        for slot in slots {
-            let optimum = slot.cells.first { cells[$0].role == .optimum }.map { outputs[$0].run.hits }
-            for index in slot.cells
-            where cells[index].role == .run || (kind == .compare && cells[index].role == .optimum) {
-                var result = outputs[index].run
-                result.optimalHits = optimum
-                results.append(result)
-            }
-        }
-        return results
+        precondition(kind != .mrc, "a curve's cells are points, not runs")
+        return RunResult.arranged(
+            outputs.map(\.run),
+            placed: cells.map { RunResult.Placement(trace: $0.trace, slot: $0.slot, isOptimum: $0.role == .optimum) },
+            sortsCapacities: sortsCapacities, listsOptimum: kind == .compare)
     }
 
     /// The points of a miss-ratio curve from the cells' outputs: policy by policy in the order

@@ -61,11 +61,7 @@ public struct TraceIdentity: Sendable, Hashable, Codable, CustomStringConvertibl
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .unreadable(file: path, reason: TraceReader.systemError()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .unreadable(
-                file: path,
-                reason:
-                    "not a regular file (a pipe or a device): cachelab reads a trace more than once and names results by its contents; write it to a file first"
-            )
+            throw .unreadable(file: path, reason: TraceSource.notRereadable)
         }
         let size = Int(info.st_size)
         var hash = StableHash.fnv1a(String(size).utf8, seed: seed)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where a plan's requests come from: a trace file (read as a stream, as often as needed), a
 /// trace already in memory, or a generator. A description, cheap to copy and `Sendable`; `open`
 /// starts a fresh stream from the first request each time.
@@ -38,6 +46,22 @@ public struct TraceSource: Sendable {
         case .zipf(let parameters): parameters.name
         }
     }
+
+    /// Refuses a file that cannot be read again from its first request (a pipe, a device): a run
+    /// reads its trace for the working set and again to replay it, and a sweep names its cells by
+    /// the file's contents. A trace in memory and a generator can always be read again.
+    ///
+    /// - Throws: `TraceError.unreadable` naming the file.
+    public func checkRereadable() throws(TraceError) {
+        guard case .file(let path, _, _) = origin else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .unreadable(file: path, reason: TraceReader.systemError()) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(file: path, reason: Self.notRereadable) }
+    }
+
+    /// Why a pipe or a device is refused as a trace.
+    static let notRereadable =
+        "not a regular file (a pipe or a device): cachelab reads a trace more than once and names results by its contents; write it to a file first"
 
     /// The trace, when it is held in memory.
     public var trace: Trace? {

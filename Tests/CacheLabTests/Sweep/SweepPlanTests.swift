@@ -149,6 +149,46 @@ struct SweepPlanTests {
         #expect(alone.allSatisfy { $0.optimalHits != nil && $0.optimalHits! >= $0.hits })
     }
 
+    @Test(arguments: [
+        // A list as asked (a capacity met twice kept twice), a range sorted with repeats folded.
+        CapacityList.list([.percentOfWorkingSet(5), .absolute(300_000), .percentOfWorkingSet(5)]),
+        CapacityList.range(
+            from: .absolute(50_000), to: .percentOfWorkingSet(40), points: 5, spacing: .linear, startsAtOne: false),
+    ])
+    func theOneMachinePlanGivesTheShardedRunsRows(capacities: CapacityList) throws {
+        let source = TraceSource(Self.traces[1])
+        let request = RunRequest(policies: [.lru, .s3fifo], capacities: capacities, versusOptimum: true)
+        let statistics = TraceStatistics(Self.traces[1])
+        let plan = try request.plan(on: source, statistics: statistics)
+        let direct = plan.results(try plan.run.execute(workers: 2).outputs)
+        let sweep = try request.sweep(on: source, output: "csv")
+        try TemporaryFolder.with { folder in
+            let merged = sweep.manifest.runs(try Self.shardedAndMerged(sweep, shards: 2, into: folder))
+            #expect(direct == merged)
+        }
+        let listed = direct.map(\.cache.capacity)
+        if case .range = capacities {
+            #expect(listed == listed.sorted())
+        } else {
+            #expect(direct.count == 6)
+        }
+        #expect(direct.allSatisfy { $0.optimalHits != nil })
+        #expect(plan.placements.filter(\.isOptimum).count == capacities.count)
+    }
+
+    @Test func aClientRunPlannedOnOneMachineEqualsItsSweepCell() throws {
+        let source = TraceSource(Self.traces[0])
+        let request = RunRequest(
+            policies: [], capacities: .list([]),
+            clients: [.tiers(memory: TierRequest(policy: .lru, capacity: .percentOfWorkingSet(5)), disk: nil)])
+        let statistics = TraceStatistics(Self.traces[0])
+        let plan = try request.plan(on: source, statistics: statistics)
+        let direct = plan.results(try plan.run.execute(workers: 1).outputs)
+        let sweep = try request.sweep(on: source)
+        #expect(direct == sweep.manifest.runs(try sweep.outputs(workers: 1)))
+        #expect(direct.map(\.label) == ["memory:lru"])
+    }
+
     // MARK: Resubmission
 
     @Test func aResubmittedSweepComputesOnlyTheMissingCells() throws {
