@@ -8,7 +8,9 @@
 /// good recipe list, the favourite recipes and the install's settings, in one SQLite file (WAL).
 ///
 /// Every blob is stored with its length and a checksum (`Checksum`, XXH64) in the same row,
-/// written by one statement, so a row is never partial. A read serves bytes only when both match;
+/// written by one statement, so a row is never partial; the bytes are the row's last column, so
+/// that opening the store (sizes, recency, pins) and recording an access never touch the pages
+/// that hold an image. A read serves bytes only when both match;
 /// a row that does not is deleted, counted in `corruptionsFound`, and read as a miss.
 ///
 /// Order and capacity are not decided here: `DiskTier` keeps them in a CacheLab engine and tells
@@ -17,7 +19,7 @@
 /// Not `Sendable`: one owner, like its `SQLiteDatabase`.
 public final class DiskStore {
     /// The schema this build writes and reads, kept in the file's `user_version`.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     /// One stored image, as `entries()` lists it.
     public struct Entry: Equatable, Sendable {
@@ -150,6 +152,30 @@ public final class DiskStore {
                 for (table, column) in [("images", "bytes"), ("last_good_list", "json"), ("favourites", "json")] {
                     corrupt += try rechecksum(table: table, column: column, in: database)
                 }
+            }
+            if found < 5 {
+                // Version 5 keeps an image's bytes in its row's last column. SQLite lays a row's
+                // columns out in order and those past a large blob in its overflow pages: opening
+                // the store (each entry's size, recency and pin) read every image's bytes, and
+                // recording an access rewrote the page at the end of its blob. The table is
+                // rebuilt with its rows as they were: rowids, checksums and order.
+                try database.execute(
+                    """
+                    CREATE TABLE images_v5 (
+                        url TEXT PRIMARY KEY,
+                        size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL,
+                        stored_at INTEGER,
+                        last_access INTEGER,
+                        use_seq INTEGER NOT NULL DEFAULT 0,
+                        pinned INTEGER NOT NULL DEFAULT 0,
+                        bytes BLOB NOT NULL
+                    );
+                    INSERT INTO images_v5 (rowid, url, size, checksum, stored_at, last_access, use_seq, pinned, bytes)
+                        SELECT rowid, url, size, checksum, stored_at, last_access, use_seq, pinned, bytes FROM images;
+                    DROP TABLE images;
+                    ALTER TABLE images_v5 RENAME TO images;
+                    """)
             }
             try database.setUserVersion(schemaVersion)
             return corrupt

@@ -153,6 +153,54 @@ struct DiskStoreTests {
         }
     }
 
+    @Test func aVersionFourFileKeepsItsRowsWithTheBytesMovedToTheLastColumn() throws {
+        try StoreFixtures.withStorePath { path in
+            // Given a file as schema 4 left it: each image's bytes before its size, recency and pin
+            let first = StoreFixtures.image(1, count: 20_000)
+            let second = StoreFixtures.image(2, count: 30_000)
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(
+                    """
+                    CREATE TABLE images (url TEXT PRIMARY KEY, bytes BLOB NOT NULL, size INTEGER NOT NULL,
+                        checksum INTEGER NOT NULL, stored_at INTEGER, last_access INTEGER,
+                        pinned INTEGER NOT NULL DEFAULT 0, use_seq INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
+                        checksum INTEGER NOT NULL, saved_at INTEGER);
+                    CREATE TABLE favourites (uuid TEXT PRIMARY KEY, json BLOB NOT NULL, checksum INTEGER NOT NULL,
+                        favourited_at INTEGER NOT NULL);
+                    CREATE TABLE settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+                    """)
+                let insert = try database.prepare("INSERT INTO images VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)")
+                try insert.execute(
+                    .text("first"), .blob(first), .integer(20_000), .integer(Checksum.stored(first)), .integer(9),
+                    .integer(1), .integer(2))
+                try insert.execute(
+                    .text("second"), .blob(second), .integer(30_000), .integer(Checksum.stored(second)),
+                    .integer(5), .integer(0), .integer(1))
+                try database.setUserVersion(4)
+            }
+
+            // When this build opens it
+            let store = try DiskStore(path: path)
+
+            // Then every row is there as it was, in its order, pinned as it was, and served
+            #expect(try SQLiteDatabase(path: path).userVersion() == DiskStore.schemaVersion)
+            #expect(store.corruptionsFound == 0)
+            #expect(try store.entries().map(\.url) == ["second", "first"])
+            #expect(try store.entries().map(\.pinned) == [false, true])
+            #expect(try store.entries().map(\.lastAccess) == [5, 9])
+            #expect(try store.get(url: "first", at: 10) == first)
+            #expect(try store.get(url: "second", at: 11) == second)
+            #expect(try store.verifyAll().removedURLs.isEmpty)
+            // And the bytes are the row's last column, past everything opening the store reads
+            var columns: [String] = []
+            try store.database.prepare("PRAGMA table_info(images)").forEachRow { columns.append($0.text(at: 1)) }
+            #expect(columns.last == "bytes")
+            #expect(Set(columns) == ["url", "size", "checksum", "stored_at", "last_access", "use_seq", "pinned", "bytes"])
+        }
+    }
+
     @Test func entriesAreOrderedByLastAccess() throws {
         try StoreFixtures.withStorePath { path in
             let store = try DiskStore(path: path)
