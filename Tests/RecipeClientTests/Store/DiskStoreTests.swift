@@ -197,7 +197,8 @@ struct DiskStoreTests {
             var columns: [String] = []
             try store.database.prepare("PRAGMA table_info(images)").forEachRow { columns.append($0.text(at: 1)) }
             #expect(columns.last == "bytes")
-            #expect(Set(columns) == ["url", "size", "checksum", "stored_at", "last_access", "use_seq", "pinned", "bytes"])
+            #expect(
+                Set(columns) == ["url", "size", "checksum", "stored_at", "last_access", "use_seq", "pinned", "bytes"])
         }
     }
 
