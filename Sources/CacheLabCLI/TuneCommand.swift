@@ -18,7 +18,8 @@ struct TuneCommand: AsyncParsableCommand {
         discussion: """
             Replays every candidate as the real client would run it, on every trace (default: \
             every scroll scenario, the month-long ones included; --trace files are streamed), every \
-            candidate of a stage a cell of one pass per trace, and judges it by what a miss costs \
+            candidate of a stage a cell of one pass per trace (a disk lifetime that cannot run out \
+            within a generated trace is replayed once, as none: the figures are the same), and judges it by what a miss costs \
             the app's users: the bytes they download (summed over the traces) and the time they \
             wait (p95 latency, averaged). It picks:
               1. the disk tier: the smallest capacity (up to --disk-budget, encoded bytes) whose \

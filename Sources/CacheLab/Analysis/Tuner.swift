@@ -8,7 +8,8 @@ import ClientModel
 ///
 /// Every candidate is replayed as a client (`Replay.simulate(_:client:)`: relaunches empty memory
 /// and rebuild the disk as the real pipeline does), so what is recommended is what the client
-/// will do.
+/// will do. On a trace held in memory, a disk lifetime that cannot run out within the trace is
+/// replayed once, as the same tier without one (`firstEqual`): the figures are the same.
 ///
 /// 1. **Disk.** Each policy × lifetime × capacity up to the disk budget runs as a disk-only
 ///    client. A candidate passes when it downloads at most `bytesMargin` more than the fewest bytes
@@ -180,18 +181,29 @@ public enum Tuner {
                 name: "recommended", memory: memory.tier, disk: disk.tier, network: request.network))
     }
 
-    /// Each tier's client replayed on every trace, in parallel: ratios and p95 averaged, bytes summed.
+    /// Each tier's client replayed on every trace, in parallel: ratios and p95 averaged, bytes
+    /// summed. On a trace held in memory, clients that can only replay alike (`firstEqual`) are
+    /// replayed once, the others given its result.
     private static func evaluate(
         _ tiers: [(tier: TierConfiguration, client: ClientConfiguration)], _ sources: [TraceSource],
         workers: Int, progress: @escaping @Sendable (Int, Int) -> Void,
         observer: PlanObserver
     ) throws(TraceError) -> [Candidate] {
-        let byTrace = try RunPlan.execute(
-            tiers.map { .client($0.client) }, on: sources, workers: workers, progress: progress,
-            observer: observer)
+        let clients = tiers.map(\.client)
+        var byTrace: [[RunResult]] = []
+        for source in sources {
+            let first = firstEqual(clients, span: source.trace.map(span))
+            let replayed = clients.indices.filter { first[$0] == $0 }
+            let outputs = try RunPlan(source: source, cells: replayed.map { .client(clients[$0]) })
+                .execute(workers: workers, observer: observer).outputs
+            var results = [RunResult?](repeating: nil, count: clients.count)
+            for (position, index) in replayed.enumerated() { results[index] = outputs[position].run }
+            byTrace.append(first.map { results[$0]! })
+            progress(byTrace.count * clients.count, sources.count * clients.count)
+        }
         let count = Double(sources.count)
         return tiers.indices.map { index in
-            let mine = byTrace.map { $0[index].run }
+            let mine = byTrace.map { $0[index] }
             return Candidate(
                 tier: tiers[index].tier,
                 hitRatio: mine.map(\.hitRatio).reduce(0, +) / count,
@@ -201,6 +213,49 @@ public enum Tuner {
                 latencyP95: mine.map { $0.latency?.p95 ?? 0 }.reduce(0, +) / count,
                 bytesDownloaded: mine.map(\.bytesDownloaded).reduce(0, +))
         }
+    }
+
+    /// Trace time from the first request to the last request or event, in milliseconds.
+    static func span(_ trace: Trace) -> Int64 {
+        guard let start = trace.times.min(), let end = trace.times.max() else { return 0 }
+        return max(end, trace.events.map(\.time).max() ?? end) - start
+    }
+
+    /// Trace time past `span` within which a request's download may still end (and its image be
+    /// stored): far above any network profile's slowest photo.
+    static let downloadSlack: Int64 = 3_600_000
+
+    /// For each client, the index of the first client that replays exactly alike on a trace of
+    /// `span` milliseconds (itself when none does; each itself when the span is unknown). A
+    /// lifetime longer than the span and `downloadSlack` cannot run out within the trace, so a
+    /// tier with it replays as the same tier with none: the same hits, bytes and latencies.
+    static func firstEqual(_ clients: [ClientConfiguration], span: Int64?) -> [Int] {
+        guard let span else { return Array(clients.indices) }
+        func effective(_ tier: TierConfiguration?) -> TierConfiguration? {
+            guard var tier, let ttl = tier.ttl, ttl > span + downloadSlack else { return tier }
+            tier.ttl = nil
+            tier.ttlMode = .fixed
+            return tier
+        }
+        var effectiveClients: [ClientConfiguration] = []
+        var byTiers: [String: [Int]] = [:]
+        var first: [Int] = []
+        for (index, client) in clients.enumerated() {
+            var alike = client
+            alike.memory = effective(client.memory)
+            alike.disk = effective(client.disk)
+            effectiveClients.append(alike)
+            // Only clients of the same policies and capacities can be alike: compared within those.
+            let group = [client.memory, client.disk].map { "\($0?.policy.rawValue ?? "-") \($0?.capacity ?? 0)" }
+                .joined(separator: " ")
+            if let match = byTiers[group]?.first(where: { effectiveClients[$0] == alike }) {
+                first.append(match)
+            } else {
+                first.append(index)
+                byTiers[group, default: []].append(index)
+            }
+        }
+        return first
     }
 
     /// The disk stage's best bytes and p95, and the most a passing client may cost.

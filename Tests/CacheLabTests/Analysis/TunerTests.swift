@@ -32,6 +32,42 @@ struct TunerTests {
                 memoryBudget: 1, diskBudget: 1, bytesMargin: bytesMargin, latencyMargin: latencyMargin))
     }
 
+    @Test func aDiskLifetimeLongerThanTheTraceReplaysAsNoLifetime() throws {
+        let trace = Self.traces[0]
+        let outlasting = Tuner.span(trace) + Tuner.downloadSlack + 1
+        for policy in Tuner.Request(memoryBudget: 1, diskBudget: 1).policies {
+            func client(_ ttl: Int64?) -> ClientConfiguration {
+                ClientConfiguration(
+                    name: "disk", memory: nil,
+                    disk: TierConfiguration(
+                        policy: policy, capacity: 256 * 1024, ttl: ttl, ttlMode: ttl == nil ? .fixed : .sliding))
+            }
+            let none = Replay.simulate(trace, client: client(nil))
+            let outlived = Replay.simulate(trace, client: client(outlasting))
+            #expect(outlived.hits == none.hits && outlived.diskHits == none.diskHits, "\(policy)")
+            #expect(outlived.bytesDownloaded == none.bytesDownloaded, "\(policy)")
+            #expect(outlived.latency == none.latency && outlived.delayedHits == none.delayedHits, "\(policy)")
+            #expect(outlived.expirations == 0, "\(policy)")
+            if policy == .lru {
+                // The premise is the lifetime's length: a day runs out within the trace.
+                #expect(Replay.simulate(trace, client: client(86_400_000)).expirations > 0)
+            }
+        }
+    }
+
+    @Test func onlyClientsWhoseLifetimesCannotRunOutAreReplayedOnce() {
+        let span: Int64 = 10 * 86_400_000
+        let clients = [nil, span + Tuner.downloadSlack + 1, span, nil].enumerated().map { index, ttl in
+            ClientConfiguration(
+                name: "disk", memory: nil,
+                disk: TierConfiguration(
+                    policy: index == 3 ? .fifo : .lru, capacity: 1 << 20, ttl: ttl,
+                    ttlMode: ttl == nil ? .fixed : .sliding))
+        }
+        #expect(Tuner.firstEqual(clients, span: span) == [0, 0, 2, 3])
+        #expect(Tuner.firstEqual(clients, span: nil) == [0, 1, 2, 3])
+    }
+
     @Test func capacitiesStepFrom32KiBByHalvesAndDoublingsUpToTheBudget() {
         #expect(Tuner.capacities(upTo: 32 * 1024) == [32_768])
         #expect(Tuner.capacities(upTo: 128 * 1024) == [32_768, 49_152, 65_536, 98_304, 131_072])
