@@ -97,6 +97,19 @@ struct DiskStoreTests {
         }
     }
 
+    /// The tables as schemas 3 and 4 made them (4 changed the checksums, not the tables): each
+    /// image's bytes in the second column.
+    static let tablesOfSchemasThreeAndFour = """
+        CREATE TABLE images (url TEXT PRIMARY KEY, bytes BLOB NOT NULL, size INTEGER NOT NULL,
+            checksum INTEGER NOT NULL, stored_at INTEGER, last_access INTEGER,
+            pinned INTEGER NOT NULL DEFAULT 0, use_seq INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
+            checksum INTEGER NOT NULL, saved_at INTEGER);
+        CREATE TABLE favourites (uuid TEXT PRIMARY KEY, json BLOB NOT NULL, checksum INTEGER NOT NULL,
+            favourited_at INTEGER NOT NULL);
+        CREATE TABLE settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        """
+
     /// A checksum as schemas 1 to 3 stored it (FNV-1a).
     static func legacyChecksum(_ bytes: [UInt8]) -> Int64 {
         Int64(bitPattern: bytes.withUnsafeBytes { Checksum.legacyFNV1a($0) })
@@ -110,17 +123,7 @@ struct DiskStoreTests {
             let favourite = Array(#"{"uuid":"f"}"#.utf8)
             do {
                 let database = try SQLiteDatabase(path: path)
-                try database.execute(
-                    """
-                    CREATE TABLE images (url TEXT PRIMARY KEY, bytes BLOB NOT NULL, size INTEGER NOT NULL,
-                        checksum INTEGER NOT NULL, stored_at INTEGER, last_access INTEGER,
-                        pinned INTEGER NOT NULL DEFAULT 0, use_seq INTEGER NOT NULL DEFAULT 0);
-                    CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
-                        checksum INTEGER NOT NULL, saved_at INTEGER);
-                    CREATE TABLE favourites (uuid TEXT PRIMARY KEY, json BLOB NOT NULL, checksum INTEGER NOT NULL,
-                        favourited_at INTEGER NOT NULL);
-                    CREATE TABLE settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-                    """)
+                try database.execute(Self.tablesOfSchemasThreeAndFour)
                 let insert = try database.prepare("INSERT INTO images VALUES (?1, ?2, ?3, ?4, 1, 1, ?5, ?6)")
                 try insert.execute(
                     .text("good"), .blob(good), .integer(5_000), .integer(Self.legacyChecksum(good)), .integer(1),
@@ -160,17 +163,7 @@ struct DiskStoreTests {
             let second = StoreFixtures.image(2, count: 30_000)
             do {
                 let database = try SQLiteDatabase(path: path)
-                try database.execute(
-                    """
-                    CREATE TABLE images (url TEXT PRIMARY KEY, bytes BLOB NOT NULL, size INTEGER NOT NULL,
-                        checksum INTEGER NOT NULL, stored_at INTEGER, last_access INTEGER,
-                        pinned INTEGER NOT NULL DEFAULT 0, use_seq INTEGER NOT NULL DEFAULT 0);
-                    CREATE TABLE last_good_list (id INTEGER PRIMARY KEY CHECK (id = 1), json BLOB NOT NULL,
-                        checksum INTEGER NOT NULL, saved_at INTEGER);
-                    CREATE TABLE favourites (uuid TEXT PRIMARY KEY, json BLOB NOT NULL, checksum INTEGER NOT NULL,
-                        favourited_at INTEGER NOT NULL);
-                    CREATE TABLE settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-                    """)
+                try database.execute(Self.tablesOfSchemasThreeAndFour)
                 let insert = try database.prepare("INSERT INTO images VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7)")
                 try insert.execute(
                     .text("first"), .blob(first), .integer(20_000), .integer(Checksum.stored(first)), .integer(9),
