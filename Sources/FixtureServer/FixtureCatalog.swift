@@ -74,6 +74,12 @@ public struct FixtureCatalog: Sendable {
         photos["\(folder)/\(file)"]
     }
 
+    /// The photo served at `/photos/<rest>`, where `rest` is `<folder>/<file>`, or nil.
+    func photo(atPath rest: String) -> Photo? {
+        guard rest.utf8.count(where: { $0 == UInt8(ascii: "/") }) == 1 else { return nil }
+        return photos[rest]
+    }
+
     /// Every photo served, in no particular order.
     public var allPhotos: Dictionary<String, Photo>.Values { photos.values }
 }

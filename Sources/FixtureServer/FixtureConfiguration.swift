@@ -33,8 +33,8 @@ public struct FixtureConfiguration: Sendable, Equatable {
     public var dripChunk = 1_024
     public var dripInterval = Duration.milliseconds(20)
     /// When nothing above shapes or faults a response, photos are answered on the connection's
-    /// event loop without the router (`PhotoFastPath`: the same bytes, headers and stats, several
-    /// times the requests per second). False sends every request through the router.
+    /// event loop, off the wire, without the router (`PhotoFastPath`: the same bytes, headers and
+    /// stats, several times the requests per second). False sends every request through the router.
     public var answersPhotosOnEventLoop = true
     /// Height of a row of the list page (`/`), in CSS pixels: a device preset's row height.
     public var pageRowHeight = 110

@@ -42,7 +42,7 @@ func buildApplication(
     return Application(
         router: buildRouter(state: state),
         server: .http1(
-            configuration: .init(additionalChannelHandlers: fastPhotos ? [PhotoFastPath(state: state)] : [])),
+            configuration: .init(additionalChannelHandlers: fastPhotos ? [RoutedResponses(state: state)] : [])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
         onServerRunning: { channel in
             let address = channel.localAddress

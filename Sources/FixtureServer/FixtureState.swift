@@ -98,6 +98,24 @@ final class FixtureState: Sendable {
         return Ticket(fault: fault, delay: delay)
     }
 
+    /// A photo answered on the fast path, counted under one lock as `begin` and then `sent` (or
+    /// `notModified`) count it. The fast path runs only when nothing is shaped, when the draws
+    /// `begin` makes are no fault and no delay, so there is nothing to draw.
+    func answered(_ route: FixtureStats.Route, path: String, sent bytes: Int?) {
+        mutable.withLock { state in
+            state.requestNumber += 1
+            state.stats.requests += 1
+            state.stats[route].requests += 1
+            state.stats.paths[path, default: 0] += 1
+            if let bytes {
+                state.stats[route].bytes += bytes
+                state.stats.bytes += bytes
+            } else {
+                state.stats[route].notModified += 1
+            }
+        }
+    }
+
     func notModified(_ route: FixtureStats.Route) {
         mutable.withLock { $0.stats[route].notModified += 1 }
     }

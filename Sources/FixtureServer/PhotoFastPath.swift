@@ -1,6 +1,4 @@
-import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -8,23 +6,32 @@ import NIOHTTPTypes
     import Darwin
 #endif
 
-/// Answers `GET /photos/<folder>/<file>` for a catalog photo on the connection's event loop,
-/// without the router, when the server shapes nothing (no latency, jitter, bandwidth cap or
-/// faults): the same status, headers, body and stats as the router's route, without the hops to
-/// the concurrency pool and back that cost the framework most of its time per request. Every
-/// other request (lists, stats, unknown or odd paths, `Connection: close`) goes on to the router,
-/// and while one is unanswered on this connection so do photos, so responses keep their order.
-final class PhotoFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+/// Answers `GET /photos/<folder>/<file>` for a catalog photo straight off the connection's bytes,
+/// on its event loop, when the server shapes nothing (no latency, jitter, bandwidth cap or
+/// faults): the same status, headers, body and stats as the router's route, without SwiftNIO's
+/// HTTP parser and encoder, the conversions to HTTP types and the hops to the concurrency pool.
+///
+/// It sits first in the connection's pipeline, before the HTTP decoder, and reads each request's
+/// head itself (`WireRequestHead`). Every other request (lists, stats, unknown or odd paths,
+/// `Connection: close`, HTTP/1.0) goes on to the decoder and the router as whole requests, and
+/// while one is unanswered so do photos (`RoutedResponses` counts the router's answers), so
+/// responses keep their order. A request with a body, or anything it does not frame, hands the
+/// rest of the connection to the decoder.
+final class PhotoFastPath: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     private let state: FixtureState
     /// Requests passed on to the router whose response has not ended yet.
     private var passedOn = 0
-    /// The photo being answered here, between its request's head and end.
-    private var answering: (photo: FixtureCatalog.Photo, ifNoneMatch: String?)?
+    /// Everything from here on goes to the decoder.
+    private var handedOff = false
+    /// The start of a request whose head has not all arrived.
+    private var unread: ByteBuffer?
+    /// Whether anything went on to the decoder since the last read completed: when nothing did,
+    /// the handlers behind have nothing to finish and the event is not passed on.
+    private var forwarded = false
     /// The `Date` header, formatted once a second.
     private var date = (second: 0, text: "")
 
@@ -32,40 +39,68 @@ final class PhotoFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         self.state = state
     }
 
+    /// The router has finished a response (`RoutedResponses` sees its end go out).
+    func routedResponseEnded() {
+        if passedOn > 0 { passedOn -= 1 }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let request):
-            if passedOn == 0, let photo = photo(for: request) {
-                answering = (photo, request.headerFields[.ifNoneMatch])
-                return
-            }
-            passedOn += 1
+        guard !handedOff else {
+            forwarded = true
             context.fireChannelRead(data)
-        case .body:
-            if answering == nil { context.fireChannelRead(data) }
-        case .end:
-            guard let (photo, ifNoneMatch) = answering else {
-                context.fireChannelRead(data)
-                return
-            }
-            answering = nil
-            respond(context: context, photo: photo, ifNoneMatch: ifNoneMatch)
+            return
         }
+        var buffer = unwrapInboundIn(data)
+        if var earlier = unread {
+            unread = nil
+            earlier.writeBuffer(&buffer)
+            buffer = earlier
+        }
+        var answered = false
+        while buffer.readableBytes > 0 {
+            switch buffer.withUnsafeReadableBytes(WireRequestHead.parse) {
+            case .incomplete:
+                unread = buffer
+                if answered { context.flush() }
+                return
+            case .unframed:
+                handedOff = true
+                forwarded = true
+                if answered { context.flush() }
+                context.fireChannelRead(wrapInboundOut(buffer))
+                return
+            case .bodyless(let length, let request):
+                if passedOn == 0, let request, let photo = photo(request, in: buffer) {
+                    let ifNoneMatch = request.ifNoneMatch.map { string(buffer, $0) }
+                    respond(context: context, photo: photo, ifNoneMatch: ifNoneMatch)
+                    buffer.moveReaderIndex(forwardBy: length)
+                    answered = true
+                } else {
+                    if answered { context.flush() }
+                    answered = false
+                    passedOn += 1
+                    forwarded = true
+                    // A whole request: the decoder never holds part of one the fast path would need.
+                    if let whole = buffer.readSlice(length: length) { context.fireChannelRead(wrapInboundOut(whole)) }
+                }
+            }
+        }
+        if answered { context.flush() }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data), passedOn > 0 { passedOn -= 1 }
-        context.write(data, promise: promise)
+    func channelReadComplete(context: ChannelHandlerContext) {
+        guard forwarded else { return }
+        forwarded = false
+        context.fireChannelReadComplete()
     }
 
-    /// The catalog photo a plain `GET` names, or nil for anything the router should see.
-    private func photo(for request: HTTPRequest) -> FixtureCatalog.Photo? {
-        guard request.method == .get, let path = request.path, path.utf8.starts(with: "/photos/".utf8),
-            request.headerFields[.connection].map({ !$0.lowercased().contains("close") }) ?? true
-        else { return nil }
-        let parts = path.utf8.dropFirst(8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard parts.count == 2, let folder = String(parts[0]), let file = String(parts[1]) else { return nil }
-        return state.catalog.photo(folder: folder, file: file)
+    /// The bytes of `range` (offsets from the buffer's reader index) as a string.
+    private func string(_ buffer: ByteBuffer, _ range: Range<Int>) -> String {
+        buffer.getString(at: buffer.readerIndex + range.lowerBound, length: range.count) ?? ""
+    }
+
+    private func photo(_ request: WireRequestHead.Photo, in buffer: ByteBuffer) -> FixtureCatalog.Photo? {
+        state.catalog.photo(atPath: string(buffer, request.rest))
     }
 
     private func respond(context: ChannelHandlerContext, photo: FixtureCatalog.Photo, ifNoneMatch: String?) {
@@ -73,24 +108,25 @@ final class PhotoFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let route: FixtureStats.Route = photo.isLarge ? .largePhoto : .smallPhoto
         state.photoRequested?(photo)
         let payload = state.photoBody(photo, path: path)
-        // Counts the request and advances the numbering every draw comes from; with nothing
-        // shaped, the draw is no fault and no delay.
-        _ = state.begin(route, path: path)
-        var headers: HTTPFields = [
-            .contentType: "image/jpeg", .eTag: payload.etag, .cacheControl: state.cacheControl, .date: currentDate(),
-        ]
-        if let ifNoneMatch, matches(ifNoneMatch, etag: payload.etag) {
-            state.notModified(route)
-            context.write(
-                wrapOutboundOut(.head(HTTPResponse(status: .notModified, headerFields: headers))), promise: nil)
-        } else {
-            let size = payload.body.readableBytes
-            headers[.contentLength] = String(size)
-            context.write(wrapOutboundOut(.head(HTTPResponse(status: .ok, headerFields: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(payload.body)), promise: nil)
-            state.sent(size, route)
+        let notModified = ifNoneMatch.map { matches($0, etag: payload.etag) } ?? false
+        // The head as SwiftNIO's encoder writes the router's (its fields in the same order).
+        var head = context.channel.allocator.buffer(capacity: 160 + payload.etag.utf8.count)
+        head.writeStaticString(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
+        head.writeStaticString("Content-Type: image/jpeg\r\nETag: ")
+        head.writeString(payload.etag)
+        head.writeStaticString("\r\nCache-Control: ")
+        head.writeString(state.cacheControl)
+        head.writeStaticString("\r\nDate: ")
+        head.writeString(currentDate())
+        let size = payload.body.readableBytes
+        if !notModified {
+            head.writeStaticString("\r\nContent-Length: ")
+            head.writeString(String(size))
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        head.writeStaticString("\r\n\r\n")
+        context.write(wrapOutboundOut(head), promise: nil)
+        if !notModified { context.write(wrapOutboundOut(payload.body), promise: nil) }
+        state.answered(route, path: path, sent: notModified ? nil : size)
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110's IMF-fixdate) for now, remade once a second.
