@@ -20,17 +20,23 @@ enum PhotoBody {
     static func bytes(of photo: FixtureCatalog.Photo, seed: UInt64) -> [UInt8] {
         precondition(photo.size >= minimumSize, "a photo is at least 22 bytes")
         var random = SplitMix64(seed: StableHash.fnv1a("\(photo.folder)/\(photo.file)", seed: seed))
-        var bytes = header
-        bytes.reserveCapacity(photo.size)
         let fillerEnd = photo.size - endMarker.count
-        while bytes.count < fillerEnd {
-            var word = random.next()
-            for _ in 0..<min(8, fillerEnd - bytes.count) {
-                let byte = UInt8(truncatingIfNeeded: word)
-                bytes.append(byte == 0xFF ? 0xFE : byte)
-                word >>= 8
+        // Written in place: the server renders every photo it is first asked for, megabytes for
+        // a live replay's trace.
+        return [UInt8](unsafeUninitializedCapacity: photo.size) { buffer, count in
+            for (index, byte) in header.enumerated() { buffer[index] = byte }
+            var index = header.count
+            while index < fillerEnd {
+                var word = random.next()
+                for _ in 0..<min(8, fillerEnd - index) {
+                    let byte = UInt8(truncatingIfNeeded: word)
+                    buffer[index] = byte == 0xFF ? 0xFE : byte
+                    word >>= 8
+                    index += 1
+                }
             }
+            for (offset, byte) in endMarker.enumerated() { buffer[fillerEnd + offset] = byte }
+            count = photo.size
         }
-        return bytes + endMarker
     }
 }
