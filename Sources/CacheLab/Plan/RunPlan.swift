@@ -70,19 +70,12 @@ public struct RunPlan: Sendable {
     ///   - cells: the cells, the same on every trace.
     ///   - sources: the traces, each read once.
     ///   - workers: cores replaying at once.
-    ///   - progress: cells finished and cells in all, after each trace.
-    ///   - observer: hears each plan's progress through its trace, and its timing.
     public static func execute(
-        _ cells: [RunCell], on sources: [TraceSource], workers: Int = ParallelSweep.defaultWorkers,
-        progress: (@Sendable (_ finished: Int, _ total: Int) -> Void)? = nil,
-        observer: PlanObserver = PlanObserver()
+        _ cells: [RunCell], on sources: [TraceSource], workers: Int = ParallelSweep.defaultWorkers
     ) throws(TraceError) -> [[CellOutput]] {
-        let total = cells.count * sources.count
         var outputs: [[CellOutput]] = []
         for source in sources {
-            let plan = RunPlan(source: source, cells: cells)
-            outputs.append(try plan.execute(workers: workers, observer: observer).outputs)
-            progress?(outputs.count * cells.count, total)
+            outputs.append(try RunPlan(source: source, cells: cells).execute(workers: workers).outputs)
         }
         return outputs
     }

@@ -60,9 +60,7 @@ public struct TraceIdentity: Sendable, Hashable, Codable, CustomStringConvertibl
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .unreadable(file: path, reason: TraceReader.systemError()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else {
-            throw .unreadable(file: path, reason: TraceSource.notRereadable)
-        }
+        try TraceSource.requireRegularFile(info, path: path)
         let size = Int(info.st_size)
         var hash = StableHash.fnv1a(String(size).utf8, seed: seed)
         var buffer = [UInt8](repeating: 0, count: blockSize)

@@ -56,7 +56,12 @@ public struct TraceSource: Sendable {
         guard case .file(let path, _, _) = origin else { return }
         var info = stat()
         guard stat(path, &info) == 0 else { throw .unreadable(file: path, reason: TraceReader.systemError()) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(file: path, reason: Self.notRereadable) }
+        try Self.requireRegularFile(info, path: path)
+    }
+
+    /// Refuses the file at `path`, whose status is `info`, unless it is a regular file.
+    static func requireRegularFile(_ info: stat, path: String) throws(TraceError) {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(file: path, reason: notRereadable) }
     }
 
     /// Why a pipe or a device is refused as a trace.
