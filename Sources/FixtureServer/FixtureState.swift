@@ -40,6 +40,20 @@ final class FixtureState: Sendable {
         var baseURL: String
         var listings: [FixtureCatalog.Listing: Payload] = [:]
         var photoBodies: [String: Payload] = [:]
+
+        /// Counts a request for `path` and gives it the next number.
+        mutating func begin(_ route: FixtureStats.Route, path: String) -> UInt64 {
+            requestNumber += 1
+            stats.requests += 1
+            stats[route].requests += 1
+            stats.paths[path, default: 0] += 1
+            return requestNumber
+        }
+
+        mutating func sent(_ bytes: Int, _ route: FixtureStats.Route) {
+            stats[route].bytes += bytes
+            stats.bytes += bytes
+        }
     }
 
     init(
@@ -77,13 +91,7 @@ final class FixtureState: Sendable {
     /// Counts a request for a catalog resource and draws its fault and jitter, from the seed and
     /// the request's number only.
     func begin(_ route: FixtureStats.Route, path: String) -> Ticket {
-        let requestNumber = mutable.withLock { state in
-            state.requestNumber += 1
-            state.stats.requests += 1
-            state.stats[route].requests += 1
-            state.stats.paths[path, default: 0] += 1
-            return state.requestNumber
-        }
+        let requestNumber = mutable.withLock { $0.begin(route, path: path) }
         // Keyed by (seed, request number) through one mixing step, so requests draw disjoint streams.
         var keyed = SplitMix64(seed: (requestNumber &* 0xD1B5_4A32_D192_ED03) ^ configuration.seed)
         var random = SplitMix64(seed: keyed.next())
@@ -103,16 +111,8 @@ final class FixtureState: Sendable {
     /// `begin` makes are no fault and no delay, so there is nothing to draw.
     func answered(_ route: FixtureStats.Route, path: String, sent bytes: Int?) {
         mutable.withLock { state in
-            state.requestNumber += 1
-            state.stats.requests += 1
-            state.stats[route].requests += 1
-            state.stats.paths[path, default: 0] += 1
-            if let bytes {
-                state.stats[route].bytes += bytes
-                state.stats.bytes += bytes
-            } else {
-                state.stats[route].notModified += 1
-            }
+            _ = state.begin(route, path: path)
+            if let bytes { state.sent(bytes, route) } else { state.stats[route].notModified += 1 }
         }
     }
 
@@ -121,10 +121,7 @@ final class FixtureState: Sendable {
     }
 
     func sent(_ bytes: Int, _ route: FixtureStats.Route) {
-        mutable.withLock { state in
-            state.stats[route].bytes += bytes
-            state.stats.bytes += bytes
-        }
+        mutable.withLock { $0.sent(bytes, route) }
     }
 
     func notFound() {

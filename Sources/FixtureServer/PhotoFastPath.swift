@@ -56,17 +56,17 @@ final class PhotoFastPath: ChannelInboundHandler, RemovableChannelHandler {
             earlier.writeBuffer(&buffer)
             buffer = earlier
         }
+        // Answers go out together, once this read's requests are all looked at.
         var answered = false
+        defer { if answered { context.flush() } }
         while buffer.readableBytes > 0 {
             switch buffer.withUnsafeReadableBytes(WireRequestHead.parse) {
             case .incomplete:
                 unread = buffer
-                if answered { context.flush() }
                 return
             case .unframed:
                 handedOff = true
                 forwarded = true
-                if answered { context.flush() }
                 context.fireChannelRead(wrapInboundOut(buffer))
                 return
             case .bodyless(let length, let request):
@@ -76,8 +76,6 @@ final class PhotoFastPath: ChannelInboundHandler, RemovableChannelHandler {
                     buffer.moveReaderIndex(forwardBy: length)
                     answered = true
                 } else {
-                    if answered { context.flush() }
-                    answered = false
                     passedOn += 1
                     forwarded = true
                     // A whole request: the decoder never holds part of one the fast path would need.
@@ -85,7 +83,6 @@ final class PhotoFastPath: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         }
-        if answered { context.flush() }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
