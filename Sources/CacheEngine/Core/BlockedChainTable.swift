@@ -102,6 +102,13 @@
     @usableFromInline package var freeOverflow: UInt32 = 0
     /// How many overflow blocks have ever been handed out (the others are beyond).
     @usableFromInline package var overflowUsed = 0
+    /// The buckets whose chains began (went from empty to one entry) since the table was made or
+    /// emptied, while they fit here: emptying the table then empties those, where it would read
+    /// every bucket (a client's memory tier is emptied at each relaunch holding a few of the
+    /// entries it has room for). `touchedCount` keeps counting past the array, and a doubling or
+    /// halving sets it past it: emptying then reads every bucket, as before.
+    @usableFromInline package let touched: SlotArray<UInt32>
+    @usableFromInline package var touchedCount = 0
 
     /// An empty table of `2^hashPower` buckets.
     @inlinable package init(hashPower: Int) {
@@ -111,6 +118,7 @@
         // asks for huge pages, on which Random's buckets, read at random, are faster (the Speed
         // article has the paired runs).
         buckets = SlotArray(count: 1 << hashPower, filling: .empty)
+        touched = SlotArray(count: Swift.max(16, (1 << hashPower) >> 4), filling: 0)
     }
 
     @inlinable package var bucketCount: Int { 1 << hashPower }
@@ -221,7 +229,12 @@
 
     /// Empties the table, keeping its size.
     @inlinable package mutating func removeAll() {
-        for bucket in 0..<bucketCount where buckets[bucket].length != 0 { buckets[bucket] = .empty }
+        if touchedCount <= touched.count {
+            for index in 0..<touchedCount { buckets[Int(touched[index])] = .empty }
+        } else {
+            for bucket in 0..<bucketCount where buckets[bucket].length != 0 { buckets[bucket] = .empty }
+        }
+        touchedCount = 0
         freeOverflow = 0
         overflowUsed = 0
         count = 0
@@ -241,6 +254,12 @@
     /// The slots in the table, after checking that each sits once in the chain of its bucket and
     /// that the chains hold `count` of them (stops with a message naming `name` if not).
     @inlinable package func checkedSlots(name: String) -> [Int32] {
+        if touchedCount <= touched.count {
+            let began = Set((0..<touchedCount).map { Int(touched[$0]) })
+            precondition(
+                (0..<bucketCount).allSatisfy { buckets[$0].length == 0 || began.contains($0) },
+                "\(name): a chain began without its bucket noted")
+        }
         var slots: [Int32] = []
         var blocks = 0
         for bucket in 0..<bucketCount where buckets[bucket].length != 0 {
@@ -312,6 +331,10 @@
     @inline(__always)
     @inlinable package mutating func push(_ key: UInt64, _ slot: Int32, onto bucket: Int) {
         let length = Int(buckets[bucket].length)
+        if length == 0 {
+            if touchedCount < touched.count { touched[touchedCount] = UInt32(truncatingIfNeeded: bucket) }
+            touchedCount &+= 1
+        }
         if length >= Self.width && length % Self.width == 0 { appendOverflow(to: bucket, length: length) }
         var block = buckets.address(bucket)
         block.pointee.length = UInt32(length + 1)
@@ -425,6 +448,8 @@
                 push(key, slot, onto: Self.hash(key) & UInt64(old) == 0 ? bucket : bucket + old)
             }
         }
+        // Chains moved: the next emptying reads every bucket.
+        touchedCount = Int.max / 2
     }
 
     // Halves the table: libCacheSim walks the old buckets in order, each chain from its head,
@@ -441,5 +466,7 @@
             takeChain(of: bucket, keys: &keys, slots: &slots)
             for (key, slot) in zip(keys, slots) { push(key, slot, onto: bucket & Int(mask)) }
         }
+        // Chains moved: the next emptying reads every bucket.
+        touchedCount = Int.max / 2
     }
 }

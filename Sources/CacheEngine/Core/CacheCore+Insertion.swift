@@ -67,16 +67,23 @@ extension CacheCore {
     }
 
     @inlinable package mutating func removeAll() {
-        index.removeAll()
+        // Only the slots handed out since the cache was made or emptied can hold an entry. When
+        // they are few against the index's buckets, their keys leave the index one by one, which
+        // leaves it as empty as clearing every bucket would (a probe run shifts back as each key
+        // goes); ghosts kept in the index are not among them, so that index is cleared whole.
+        let keyByKey =
+            !Self.policyIndexes && !Policy._keepsGhostsInIndex && index.count <= index.buckets.count / 16
+        if !keyByKey { index.removeAll() }
         ghostKeys.fill(with: nil)
         policy.removeAll()
         expiryOrder.removeAll()
         freeSlots.removeAll()
-        for slot in (0..<entries.count).reversed() {
+        for slot in 0..<firstUnused {
+            if keyByKey, let key = entries[slot].key { index.remove(key) }
             entries[slot].key = nil
             if Self.keepsValues { values[slot] = nil }
-            freeSlots.push(Int32(slot))
         }
+        firstUnused = 0
         totalCost = 0
     }
 
@@ -176,13 +183,16 @@ extension CacheCore {
         ghostKeys[record] = nil
     }
 
+    // The slot freed last, else the lowest never used (growing when every slot is in use).
     @inline(__always)
     @inlinable package mutating func takeSlot() -> Int32 {
-        if freeSlots.isEmpty { reserveSlots(entries.count * 2) }
-        return freeSlots.pop()
+        if !freeSlots.isEmpty { return freeSlots.pop() }
+        if firstUnused == entries.count { reserveSlots(entries.count * 2) }
+        firstUnused += 1
+        return Int32(firstUnused - 1)
     }
 
-    // Grows every per-slot array to `slotCount` and hands the new slots out lowest first.
+    // Grows every per-slot array to `slotCount`; the new slots are unused, from `firstUnused` up.
     @inlinable package mutating func reserveSlots(_ slotCount: Int) {
         let old = entries.count
         guard slotCount > old else { return }
@@ -193,7 +203,5 @@ extension CacheCore {
         if Self.keepsValues { values.grow(to: slotCount, filling: nil) }
         if configuration.ttl != nil { expiryLinks.grow(to: slotCount) }  // untouched without a TTL
         policy.grow(to: slotCount)
-        freeSlots.reserve(slotCount)
-        for slot in (old..<slotCount).reversed() { freeSlots.push(Int32(slot)) }
     }
 }

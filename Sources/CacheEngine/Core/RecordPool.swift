@@ -2,17 +2,21 @@
 /// around them, `KeyedRecords`): each a cost and fields of the policy's own (`Extra`), linked into
 /// the policy's lists through `links` (a `CostedList` per list, over `costs`).
 ///
-/// Places are reused as records go and the storage doubles when full, so nothing allocates once
-/// it has grown to the most records held at once.
+/// Places are reused as records go (the one freed last first, then the lowest never used, as
+/// `CacheCore` hands out slots) and the storage doubles when full, so nothing allocates once it
+/// has grown to the most records held at once.
 ///
-/// - Complexity: O(1) add and remove.
-/// - Invariant: every place below `capacity` is either live or on the free stack, once.
+/// - Complexity: O(1) add and remove; `removeAll` O(the places used since the last).
+/// - Invariant: every place below `firstUnused` is either live or on the free stack, once; the
+///   places from `firstUnused` up hold `filler`.
 @usableFromInline package struct RecordPool<Extra> {
     /// Each record's cost, for the `CostedList`s threaded through `links`.
     @usableFromInline package let costs = SlotArray<Int>(count: 0, filling: 0)
     @usableFromInline package let extras: SlotArray<Extra>
     @usableFromInline package let links = SlotLinks()
     @usableFromInline package var free = SlotStack()
+    /// Places from here up have not been used since the pool was made or emptied.
+    @usableFromInline package var firstUnused = 0
     @usableFromInline package let filler: Extra
 
     /// No records; `filler` fills the extra fields of places not in use.
@@ -25,13 +29,19 @@
     @inlinable package var capacity: Int { costs.count }
 
     /// How many records are live.
-    @inlinable package var count: Int { costs.count - free.count }
+    @inlinable package var count: Int { firstUnused - free.count }
 
     /// A new record, not linked in any list; its place is the one freed last, if any.
     @inline(__always)
     @inlinable package mutating func add(cost: Int, extra: Extra) -> Int32 {
-        if free.isEmpty { reserve(Swift.max(16, costs.count * 2)) }
-        let record = free.pop()
+        let record: Int32
+        if !free.isEmpty {
+            record = free.pop()
+        } else {
+            if firstUnused == costs.count { reserve(Swift.max(16, costs.count * 2)) }
+            record = Int32(firstUnused)
+            firstUnused += 1
+        }
         costs[record] = cost
         extras[record] = extra
         return record
@@ -54,23 +64,20 @@
 
     /// Frees every record at once (the caller empties its lists).
     @inlinable package mutating func removeAll() {
-        extras.fill(with: filler)
+        for record in 0..<firstUnused { extras[record] = filler }
         free.removeAll()
-        for record in (0..<costs.count).reversed() { free.push(Int32(record)) }
+        firstUnused = 0
     }
 
     /// Checks that `live` and the free places together are every place once (stops with a
     /// message naming `name` if not).
     @inlinable package func checkPlaces(live: Int, name: String) {
-        precondition(free.count + live == costs.count, "\(name): a record place leaked")
+        precondition(free.count + live == firstUnused, "\(name): a record place leaked")
     }
 
     @inlinable package mutating func reserve(_ count: Int) {
-        let old = costs.count
         costs.grow(to: count, filling: 0)
         extras.grow(to: count, filling: filler)
         links.grow(to: count)
-        free.reserve(count)
-        for record in (old..<count).reversed() { free.push(Int32(record)) }
     }
 }

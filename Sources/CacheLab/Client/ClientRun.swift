@@ -66,7 +66,7 @@ final class ClientRun {
             guard let disk = client.disk, let limits = client.diskLimits,
                 !(disk.policy.ordersByRecency && (limits.ttl == nil || limits.ttlMode == .sliding))
             else { return nil }
-            return PersistedOrder(of: diskCache, expectedCount: limits.initialEntries)
+            return PersistedOrder(of: diskCache)
         }
         memoryLatency = LatencyModel(network: client.network, tier: .memory)
         diskLatency = LatencyModel(network: client.network, tier: .disk)
@@ -238,44 +238,54 @@ final class ClientRun {
 
 /// What a persistent disk tier remembers of each entry: its size and last use, in order of last
 /// use. Kept beside the simulated disk so a relaunch can rebuild it as `DiskTier` does at open.
+/// Each key's record is found through the engine's key index, and the records are linked least
+/// recently used first.
 private final class PersistedOrder {
     struct LastUse {
         var time: Int64
         var size: Int
     }
 
-    // LRU over the disk's keys: next victim = least recently used. Unlimited, one unit each.
-    private let recency: Cache<UInt64, LastUse, LRUPolicy>
+    @exclusivity(unchecked) private var records = KeyedRecords(filler: LastUse(time: 0, size: 0))
+    // Least recently used first.
+    @exclusivity(unchecked) private var order = SlotList()
 
-    init(of disk: ClientTierCache, expectedCount: Int) {
-        recency = Cache(
-            configuration: CacheConfiguration(capacity: CacheConfiguration.unlimited, sizeMode: .unit),
-            expectedCount: expectedCount)
-        disk.observeRemovals { [recency] key in _ = recency.removeValue(forKey: key) }
+    init(of disk: ClientTierCache) {
+        disk.observeRemovals { [self] key in forget(key) }
     }
 
     /// Records a disk hit or insertion of `key` at `now`.
     @inline(__always)
     func used(_ key: UInt64, size: Int, at now: Int64) {
-        recency.insert(LastUse(time: now, size: size), forKey: key, size: 1, at: now)
+        let use = LastUse(time: now, size: size)
+        if let record = records.find(key) {
+            records.extras[record] = use
+            order.moveToTail(record, in: records.links)
+        } else {
+            order.append(records.add(key, cost: 0, extra: use), in: records.links)
+        }
     }
 
     /// Forgets `key`: it is no longer on disk.
     func forget(_ key: UInt64) {
-        _ = recency.removeValue(forKey: key)
+        guard let record = records.find(key) else { return }
+        order.remove(record, in: records.links)
+        records.remove(record)
     }
 
     /// Empties `disk` and inserts every entry again, least recently used first, at its last use,
-    /// but for the pinned ones, which stay out of the engine (their last use is still kept).
+    /// but for the pinned ones, which stay out of the engine (their last use is still kept). An
+    /// entry the disk does not take back is forgotten; an insertion evicts only entries already
+    /// put back, so the walk's next record is never one of them.
     func rebuild<Pinned>(_ disk: ClientTierCache, keeping pins: PinnedEntries<UInt64, Pinned>) {
-        let keys = recency.storedKeys
         disk.removeAll()
-        for key in keys {
-            // Reading in order re-touches every key in the same order: the recency list is unchanged.
-            guard let use = recency.value(forKey: key, at: 0), !pins.contains(key) else { continue }
-            if !disk.restore(use.size, key, use.time) {
-                _ = recency.removeValue(forKey: key)
-            }
+        var next = order.first
+        while let record = next {
+            next = records.links.next(record)
+            let key = records.key(record)
+            let use = records.extras[record]
+            guard !pins.contains(key) else { continue }
+            if !disk.restore(use.size, key, use.time) { forget(key) }
         }
     }
 }

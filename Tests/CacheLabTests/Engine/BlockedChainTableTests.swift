@@ -179,4 +179,24 @@ struct BlockedChainTableTests {
         table.removeAll()
         #expect(table.peekSample(random) == nil)
     }
+
+    @Test(arguments: [20, 200])
+    func emptyingLeavesEveryBucketEmptyWhetherItNotedTheChainsOrNot(keyCount: Int) {
+        // Given a table of 1,024 buckets (it notes up to 64 chains begun) holding `keyCount` keys,
+        // then emptied once more after a doubling (which stops the noting until emptied)
+        var table = BlockedChainTable(hashPower: 10)
+        for round in 0..<2 {
+            let keys = (0..<keyCount).map { UInt64($0 + round * 10_000) &* 0x9E37_79B9_7F4A_7C15 }
+            for (slot, key) in keys.enumerated() { table.insert(Int32(slot), key: key) }
+            if round == 1 { table.expand() }
+            _ = table.checkedSlots(name: "table")
+            // When it is emptied
+            table.removeAll()
+            // Then every bucket is empty and nothing is counted
+            #expect(table.count == 0 && table.overflowUsed == 0 && table.freeOverflow == 0)
+            #expect((0..<table.bucketCount).allSatisfy { table.buckets[$0].length == 0 })
+            #expect(keys.allSatisfy { table.slot(forKey: $0) == nil })
+        }
+    }
+
 }

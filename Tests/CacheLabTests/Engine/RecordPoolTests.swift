@@ -30,6 +30,45 @@ struct RecordPoolTests {
         pool.checkPlaces(live: 17, name: "pool")
     }
 
+    @Test func freedPlacesGoOutLastFreedFirstThenTheLowestNeverUsed() {
+        // Given five records, of which the second and the fourth are freed, in that order
+        var pool = RecordPool(filler: Int8(0))
+        for number in 0..<5 { _ = pool.add(cost: number, extra: 1) }
+        pool.remove(1)
+        pool.remove(3)
+        pool.checkPlaces(live: 3, name: "pool")
+        // Then the next records take 3, then 1, then the places never used, lowest first
+        #expect((0..<4).map { _ in pool.add(cost: 0, extra: 2) } == [3, 1, 5, 6])
+        pool.checkPlaces(live: 7, name: "pool")
+        // And emptied, it starts again from place 0, each place used holding the filler again
+        pool.removeAll()
+        #expect(pool.count == 0 && (0..<7).allSatisfy { pool.extras[Int32($0)] == 0 })
+        #expect((0..<3).map { _ in pool.add(cost: 0, extra: 2) } == [0, 1, 2])
+    }
+
+    @Test func aCacheHandsOutSlotsAsAStackOfEveryFreeSlotWould() {
+        // Given a cache with room for 64 entries holding keys 1 to 5 in slots 0 to 4
+        let cache = Cache<UInt64, Int, FIFOPolicy>(
+            configuration: CacheConfiguration(capacity: 1_000, sizeMode: .unit), expectedCount: 64)
+        for key in UInt64(1)...5 { #expect(cache.insert(Int(key), forKey: key, size: 1, at: 0)) }
+        func slot(_ key: UInt64) -> Int32? { cache.core.pointee.liveSlot(for: key) }
+        #expect((UInt64(1)...5).map(slot) == [0, 1, 2, 3, 4])
+        // When keys 2 and 4 go, then four more come
+        _ = cache.removeValue(forKey: 2)
+        _ = cache.removeValue(forKey: 4)
+        for key in UInt64(6)...9 { #expect(cache.insert(Int(key), forKey: key, size: 1, at: 0)) }
+        // Then they take the slot freed last, the other freed one, then the lowest never used
+        #expect((UInt64(6)...9).map(slot) == [3, 1, 5, 6])
+        #expect(cache.count == 7)
+        cache.core.pointee.checkInvariants()
+        // And emptied, the cache gives slot 0 again, its index empty of the keys it held
+        cache.removeAll()
+        cache.core.pointee.checkInvariants()
+        #expect(cache.count == 0 && cache.core.pointee.index.count == 0)
+        #expect((UInt64(1)...9).allSatisfy { slot($0) == nil })
+        #expect(cache.insert(10, forKey: 10, size: 1, at: 0) && slot(10) == 0)
+    }
+
     @Test func removeAllFreesEveryPlaceLowestFirst() {
         var pool = RecordPool(filler: Int8(0))
         for number in 0..<5 { _ = pool.add(cost: number, extra: 9) }
