@@ -77,13 +77,12 @@ extension CacheCore {
         ghostKeys.fill(with: nil)
         policy.removeAll()
         expiryOrder.removeAll()
-        freeSlots.removeAll()
-        for slot in 0..<firstUnused {
+        for slot in 0..<freeSlots.firstUnused {
             if keyByKey, let key = entries[slot].key { index.remove(key) }
             entries[slot].key = nil
             if Self.keepsValues { values[slot] = nil }
         }
-        firstUnused = 0
+        freeSlots.removeAll()
         totalCost = 0
     }
 
@@ -173,7 +172,7 @@ extension CacheCore {
         entries[slot].key = nil
         if Self.keepsValues { values[slot] = nil }
         totalCost -= entries[slot].cost
-        freeSlots.push(slot)
+        freeSlots.free(slot)
     }
 
     // Takes ghost `record`'s key out of the index.
@@ -186,13 +185,12 @@ extension CacheCore {
     // The slot freed last, else the lowest never used (growing when every slot is in use).
     @inline(__always)
     @inlinable package mutating func takeSlot() -> Int32 {
-        if !freeSlots.isEmpty { return freeSlots.pop() }
-        if firstUnused == entries.count { reserveSlots(entries.count * 2) }
-        firstUnused += 1
-        return Int32(firstUnused - 1)
+        if let slot = freeSlots.take(below: entries.count) { return slot }
+        reserveSlots(entries.count * 2)
+        return freeSlots.take(below: entries.count)!
     }
 
-    // Grows every per-slot array to `slotCount`; the new slots are unused, from `firstUnused` up.
+    // Grows every per-slot array to `slotCount`; the new slots are free, never used.
     @inlinable package mutating func reserveSlots(_ slotCount: Int) {
         let old = entries.count
         guard slotCount > old else { return }

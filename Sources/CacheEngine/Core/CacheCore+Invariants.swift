@@ -46,9 +46,10 @@ extension CacheCore {
                 zip(ordered, ordered.dropFirst()).allSatisfy { entries[$0].expiry <= entries[$1].expiry },
                 "Cache: expiry list out of order")
         }
-        precondition(freeSlots.count + live.count == firstUnused, "Cache: a slot leaked")
+        precondition(freeSlots.inUse == live.count, "Cache: a slot leaked")
         precondition(
-            (firstUnused..<entries.count).allSatisfy { entries[$0].key == nil }, "Cache: an unused slot holds a key")
+            (freeSlots.firstUnused..<entries.count).allSatisfy { entries[$0].key == nil },
+            "Cache: an unused slot holds a key")
     }
 
     @inlinable package var storedKeys: [Key] {

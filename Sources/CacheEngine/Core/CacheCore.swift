@@ -39,15 +39,9 @@
     @usableFromInline package var lastGhostHints: (Int32?, Int32?) = (nil, nil)
     @usableFromInline package let entries = SlotArray<Entry>(count: 0, filling: Entry(key: nil, cost: 0, expiry: 0))
     @usableFromInline package let values = SlotArray<Value?>(count: 0, filling: nil)
-    /// The slots freed since the cache was made or emptied, the last freed on top: handed out
-    /// before any slot from `firstUnused` up.
-    @usableFromInline package var freeSlots = SlotStack()
-    /// Slots from here up have not been handed out since the cache was made or emptied: free,
-    /// and empty, without being on `freeSlots`. Making a cache with room for many entries, or
-    /// emptying one (a client's memory tier at each relaunch), then costs what it has held, not
-    /// what it has room for. The slots go out in the order a stack of every free slot would give
-    /// them: the last freed first, then the lowest never used.
-    @usableFromInline package var firstUnused = 0
+    /// The free slots: the slots from `freeSlots.firstUnused` up are empty, never used since the
+    /// cache was made or emptied.
+    @usableFromInline package var freeSlots = FreePlaces()
     /// The victim hint the last prefetch saw (nil before the first), and the victim it said
     /// would follow that one, already loading.
     @usableFromInline package var lastVictimHint: Int32?
@@ -104,7 +98,7 @@
     }
 
     /// Every slot not free holds a live entry (ghosts hold none), whichever table indexes them.
-    @inlinable package var count: Int { firstUnused - freeSlots.count }
+    @inlinable package var count: Int { freeSlots.inUse }
 
     /// The live slot of `key`, or nil when it is absent or only a ghost.
     @inline(__always)
