@@ -32,6 +32,16 @@ import CPrefetch
         ledger?.record(Self.bytes(Swift.max(count, 1)))
     }
 
+    /// A copy of `elements`.
+    @inlinable package init(copying elements: [Element]) where Element: BitwiseCopyable {
+        count = elements.count
+        (base, fromC) = Self.allocate(Swift.max(count, 1))
+        elements.withUnsafeBufferPointer { source in
+            if let start = source.baseAddress { base.initialize(from: start, count: source.count) }
+        }
+        ledger?.record(Self.bytes(Swift.max(count, 1)))
+    }
+
     /// `count` elements whose bits are all zero, in memory the system hands out already zeroed
     /// (`calloc`, which maps a large block lazily): a big table that stays mostly empty, such as
     /// libCacheSim's 2^24 hash buckets, costs neither the time to fill it nor the memory of the

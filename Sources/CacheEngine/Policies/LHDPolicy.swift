@@ -82,14 +82,14 @@ public struct LHDPolicy: ResizingPolicy, RandomizedPolicy {
 
     @inlinable public init(configuration: CacheConfiguration) {
         explorerBudget = Int64(Float(configuration.capacity) * Float(0.01))
-        // libCacheSim's prior, "GDSF-like": (class + 1) / (age + 1), its classes of application 1
-        // being 16 to 31.
-        densities = SlotArray(count: Self.classes * Self.maximumAge, filling: 0)
-        for row in 0..<Self.classes {
-            for age in 0..<Self.maximumAge {
-                densities[row * Self.maximumAge + age] = Float(Double(row + Self.classes + 1) / Double(age + 1))
-            }
-        }
+        densities = SlotArray(copying: Self.prior)
+    }
+
+    /// libCacheSim's prior hit densities, "GDSF-like": (class + 1) / (age + 1), its classes of
+    /// application 1 being 16 to 31; class by class, age by age. Worked out once (320,000
+    /// divisions) and copied into each cache.
+    @usableFromInline package static let prior: [Float] = (0..<classes).flatMap { row in
+        (0..<maximumAge).map { age in Float(Double(row + classes + 1) / Double(age + 1)) }
     }
 
     @inlinable public mutating func share(_ random: LehmerRandom) { self.random = random }

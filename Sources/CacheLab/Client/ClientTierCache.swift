@@ -55,7 +55,17 @@ final class ClientTierCache {
 
         func run<Policy: EvictionPolicy>(_ policy: Policy.Type) -> ClientTierCache {
             ClientTierCache(
-                Cache<UInt64, Int, Policy>(configuration: configuration, expectedCount: configuration.initialEntries))
+                Cache<UInt64, Int, Policy>(
+                    configuration: configuration, expectedCount: Self.expectedCount(configuration)))
+        }
+
+        // Room made up front: what the capacity would hold of 4 KiB images, but at most 1,024
+        // entries; a tier that holds more grows (the order slots are handed out in, and so every
+        // replay, is the same). A client's traces hold hundreds to thousands of photos, where a
+        // memory tier of 161 MB would make room for 39,321 entries, written for each of `tune`'s
+        // cells; no client figure reports the bookkeeping's bytes.
+        static func expectedCount(_ configuration: CacheConfiguration) -> Int {
+            min(configuration.initialEntries, 1_024)
         }
     }
 }

@@ -94,10 +94,7 @@ public struct RunPlan: Sendable {
         let count = max(1, min(workers, cells.count))
         var owned = Array(repeating: [Int](), count: count)
         var load = Array(repeating: 0.0, count: count)
-        let order = cells.indices.sorted {
-            cells[$0].weight > cells[$1].weight || (cells[$0].weight == cells[$1].weight && $0 < $1)
-        }
-        for cell in order {
+        for cell in heaviestFirst() {
             let worker = load.indices.min { load[$0] < load[$1] }!
             owned[worker].append(cell)
             load[worker] += cells[cell].weight
@@ -105,37 +102,62 @@ public struct RunPlan: Sendable {
         return owned.map { $0.sorted() }
     }
 
+    /// The cells by estimated weight, heaviest first (in order of place among equals).
+    private func heaviestFirst() -> [Int] {
+        cells.indices.sorted {
+            cells[$0].weight > cells[$1].weight || (cells[$0].weight == cells[$1].weight && $0 < $1)
+        }
+    }
+
     private func replayInMemory(
         _ trace: Trace, workers: Int, stopwatch: Stopwatch?, progress: (@Sendable (PlanProgress) -> Void)?
     ) -> PlanOutcome {
         let started = stopwatch?() ?? 0
         let nextUses = cells.contains(where: \.needsFuture) ? trace.nextUses() : nil
-        let owned = assignment(workers: workers)
+        // Handed out one at a time, heaviest first, to whichever worker is free: every cell
+        // reads the trace from memory, so no worker waits on another, and the weights are only
+        // estimates (a static share by weight left one core idle for a seventh of `tune`).
+        // Each output goes to its cell's place, so who ran it changes nothing.
+        let order = heaviestFirst()
+        // The next place in `order` to hand out, and the requests replayed by every cell so far.
+        let shared = Locked((next: 0, replayed: 0))
         let context = CellContext(name: trace.name)
         let collected = Locked(Collected(cells: cells.count))
         let cells = cells
         let capacity = chunkCapacity
-        Threads.run(owned.count) { worker in
+        Threads.run(max(1, min(workers, cells.count))) { worker in
             // One cell at a time over the whole trace: reading a trace in memory again costs
             // nothing, and only that cell's state is alive, kept in its core's caches.
             let start = stopwatch?() ?? 0
+            var ran: [Int] = []
             var outputs: [CellOutput] = []
-            outputs.reserveCapacity(owned[worker].count)
-            for cell in owned[worker] {
+            while true {
+                let place = shared.withLock { shared in
+                    defer { shared.next += 1 }
+                    return shared.next
+                }
+                guard place < order.count else { break }
+                let cell = order[place]
                 let replay = cells[cell].makeReplay(context)
-                let before = outputs.count * trace.count
                 trace.withBatches(capacity: capacity, nextUses: nextUses) { batch in
                     replay.replay(batch)
+                    let replayed = shared.withLock { shared in
+                        shared.replayed += batch.count
+                        return shared.replayed
+                    }
                     if worker == 0 {
-                        // The first worker's share done, as requests of the trace.
-                        let done = (before + batch.start + batch.count) / owned[0].count
+                        // Every cell's requests so far, as requests of the trace.
+                        let done = replayed / order.count
                         progress?(PlanProgress(requests: done, done: done, total: trace.count))
                     }
                 }
+                ran.append(cell)
                 outputs.append(replay.finish())
             }
-            collected.withLock { $0.store(outputs, for: owned[worker], busy: (stopwatch?() ?? 0) - start) }
+            collected.withLock { $0.store(outputs, for: ran, busy: (stopwatch?() ?? 0) - start) }
         }
+        // The first worker may not have replayed the last batch.
+        progress?(PlanProgress(requests: trace.count, done: trace.count, total: trace.count))
         let wall = (stopwatch?() ?? 0) - started
         return collected.withLock { collected in
             PlanOutcome(

@@ -119,7 +119,8 @@ import Testing
         }
     }
 
-    @Test func progressFollowsTheOnePassThroughTheTrace() throws {
+    @Test(arguments: [1, 2])
+    func progressFollowsTheOnePassThroughTheTrace(workers: Int) throws {
         // Given a 2,000-request trace and FIFO at three capacities beside LRU's stack pass
         let trace = SyntheticTrace.zipf(requests: 2_000, objects: 200, alpha: 0.9, seed: 1)
         let seen = ProgressLog()
@@ -127,13 +128,22 @@ import Testing
         request.sampleRate = nil
 
         // When the curves are computed in batches of 300 requests
-        var plan = RunPlan(
-            source: TraceSource(trace), cells: try request.sweep(TraceSource(trace)).cells.map { try $0.make(nil) })
+        let cells = try request.sweep(TraceSource(trace)).cells.map { try $0.make(nil) }
+        var plan = RunPlan(source: TraceSource(trace), cells: cells)
         plan.chunkCapacity = 300
-        _ = try plan.execute(workers: 2, progress: { seen.record($0.requests, $0.total ?? -1) })
+        _ = try plan.execute(workers: workers, progress: { seen.record($0.requests, $0.total ?? -1) })
 
-        // Then progress rises batch by batch to the whole trace, out of the whole trace
-        #expect(seen.values.map(\.0) == Array(stride(from: 300, to: 2_000, by: 300)) + [2_000])
+        // Then progress is every cell's requests so far over the cells, out of the whole trace,
+        // rising to the whole trace: batch by batch on one worker; on two, as the first worker
+        // sees it (which worker replays which cell is not fixed), and the whole at the end
+        let done = seen.values.map(\.0)
+        let batches = Array(stride(from: 300, to: 2_000, by: 300)) + [2_000]
+        let replayed = (0..<cells.count).flatMap { cell in batches.map { cell * 2_000 + $0 } }
+        if workers == 1 {
+            #expect(done == replayed.map { $0 / cells.count } + [2_000])
+        }
+        #expect(zip(done, done.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(done.last == 2_000)
         #expect(seen.values.allSatisfy { $0.1 == 2_000 })
     }
 

@@ -44,6 +44,21 @@ struct LatencyHistogramTests {
         #expect(histogram.sum == values.reduce(0, +))
     }
 
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func valuesBelowTheArraysLimitAreReadWithoutFolding(seed: UInt64) {
+        // Given values that all stay in the array (below 2^32, as every modelled latency does):
+        // with zeros, without them, a few in one bucket, and the array's last value alone
+        let values = Self.values(seed: seed, count: 5_000).filter { $0 < 1 << 32 }
+        let samples = [values, values.filter { $0 != 0 }, Array(values.prefix(7)), [0, 0, 7], [(1 << 32) - 1]]
+        for sample in samples {
+            // When recorded
+            var histogram = LatencyHistogram()
+            for value in sample { histogram.record(microseconds: value) }
+            // Then the summary read from the array is the HdrHistogram's
+            #expect(histogram.summary() == Self.reference(sample))
+        }
+    }
+
     @Test(arguments: [1 as UInt64, 2])
     func valuesAtPercentilesAreTheLibrarysOwn(seed: UInt64) {
         // Given an HdrHistogram of values across every bucket edge, and percentiles anywhere in
