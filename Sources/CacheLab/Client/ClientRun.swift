@@ -22,7 +22,7 @@ final class ClientRun {
     @exclusivity(unchecked) private var wanted: Set<UInt64> = []
     // Every photo ever wanted, as a Bloom filter: a request whose key it has never seen cannot be
     // pinned or wanted (the pins are a subset of `wanted`), so most requests skip the hashed
-    // lookups of the pins and `wanted` (SipHash, a tenth of `tune`'s time without it).
+    // lookups (SipHash) of the pins and `wanted`.
     private let everWanted = Doorkeeper(entries: 128)
     // The most the memory tier held at once (its engine and its pins), in its unit.
     @exclusivity(unchecked) private var memoryPeak = 0

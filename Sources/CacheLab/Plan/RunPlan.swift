@@ -116,8 +116,9 @@ public struct RunPlan: Sendable {
         let nextUses = cells.contains(where: \.needsFuture) ? trace.nextUses() : nil
         // Handed out one at a time, heaviest first, to whichever worker is free: every cell
         // reads the trace from memory, so no worker waits on another, and the weights are only
-        // estimates (a static share by weight left one core idle for a seventh of `tune`).
-        // Each output goes to its cell's place, so who ran it changes nothing.
+        // estimates (a share fixed up front by weight left a core idle at the end of each of
+        // `tune`'s stages: the Speed article). Each output goes to its cell's place, so who ran
+        // it changes nothing.
         let order = heaviestFirst()
         // The next place in `order` to hand out, and the requests replayed by every cell so far.
         let shared = Locked((next: 0, replayed: 0))
