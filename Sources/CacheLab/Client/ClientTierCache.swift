@@ -59,11 +59,12 @@ final class ClientTierCache {
                     configuration: configuration, expectedCount: Self.expectedCount(configuration)))
         }
 
-        // Room made up front: what the capacity would hold of 4 KiB images, but at most 1,024
-        // entries; a tier that holds more grows (the order slots are handed out in, and so every
-        // replay, is the same). A client's traces hold hundreds to thousands of photos, where a
-        // memory tier of 161 MB would make room for 39,321 entries, written for each of `tune`'s
-        // cells; no client figure reports the bookkeeping's bytes.
+        // Room made up front: the configuration's guess (`initialEntries`: in bytes, a 4 KiB
+        // entry per 4 KiB of capacity), but at most 1,024 entries; a tier that holds more grows
+        // (the order slots are handed out in, and so every replay, is the same). A client's
+        // traces hold hundreds to thousands of photos, where the guess for a memory tier of
+        // 161 MB is 39,321 entries, written for each of `tune`'s cells; no client figure
+        // reports the bookkeeping's bytes.
         static func expectedCount(_ configuration: CacheConfiguration) -> Int {
             min(configuration.initialEntries, 1_024)
         }

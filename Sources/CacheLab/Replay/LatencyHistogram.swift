@@ -76,10 +76,10 @@ public struct LatencyHistogram: Sendable {
         pendingLeast = min(pendingLeast, value == 0 ? .max : value)
     }
 
-    // Makes room in `pending` for `index`: twice as many counts, or the 8,192 that hold values up
-    // to 131 ms, or up to `index`, whichever is most, within `pendingCount`. A histogram
-    // is made for each cell a replay runs, so the array grows to the values seen instead of
-    // starting at all 23,552 counts (184 KB zeroed per cell).
+    // Makes room in `pending` for `index`: twice as many counts, or the 8,192 that hold every
+    // value below 2^17 µs (`countIndex(1 << 17)` is 8,192), or up to `index`, whichever is most,
+    // within `pendingCount`. A histogram is made for each cell a replay runs, so the array grows
+    // to the values seen instead of starting at all 23,552 counts (184 KiB zeroed per cell).
     private mutating func growPending(past index: Int) {
         let count = Swift.min(Swift.max(index + 1, pending.count * 2, 8_192), Self.pendingCount)
         pending += repeatElement(0, count: count - pending.count)
