@@ -157,6 +157,16 @@ struct BlockedChainTableTests {
             blocked, linked, keys: Dictionary(uniqueKeysWithValues: (1...8).map { (Int32($0 - 1), UInt64($0)) }))
     }
 
+    @Test func aSamplesPlaceInItsChainIsTheRemainderLibCacheSimTakes() {
+        // Given draws from libCacheSim's generator and the extremes of a 64-bit draw
+        let random = LehmerRandom(seed: 7)
+        let draws = (0..<2_000).map { _ in random.next() } + [0, 1, .max, .max - 1, 1 << 63]
+        // Then every chain length, powers of two (masked) or not (divided), picks draw % length
+        for length in UInt32(1)...40 {
+            #expect(draws.allSatisfy { BlockedChainTable.position($0, inChainOf: length) == Int($0 % UInt64(length)) })
+        }
+    }
+
     @Test func aPeekNamesWhatTheNextSamplesTakeAndHowManyDraws() {
         // Given 3 keys in 8 buckets (most empty) and a generator
         var table = BlockedChainTable(hashPower: 3)
