@@ -105,8 +105,9 @@
     /// The buckets whose chains began (went from empty to one entry) since the table was made or
     /// emptied, while they fit here: emptying the table then empties those, where it would read
     /// every bucket (a client's memory tier is emptied at each relaunch holding a few of the
-    /// entries it has room for). `touchedCount` keeps counting past the array, and a doubling or
-    /// halving sets it past it: emptying then reads every bucket, as before.
+    /// entries it has room for), and halving walks only those. `touchedCount` keeps counting past
+    /// the array, and a doubling sets it past it: emptying and halving then read every bucket, as
+    /// before. A halving notes the chains anew as it pushes them.
     @usableFromInline package let touched: SlotArray<UInt32>
     @usableFromInline package var touchedCount = 0
 
@@ -182,7 +183,9 @@
     /// The place in a chain of `length` that a sample's second draw picks: `draw % length`, as
     /// libCacheSim computes it. Most chains are one, two or four long (the table halves when
     /// sparse and doubles past two entries per bucket), and for those the remainder is a mask: a
-    /// 64-bit division costs tens of cycles, and Hyperbolic takes 64 samples per eviction.
+    /// 64-bit division costs tens of cycles, and Hyperbolic takes 64 samples per eviction. (A
+    /// `switch` over the lengths up to eight, each a remainder by a constant, was slower: the
+    /// Speed article.)
     @inline(__always)
     @inlinable package static func position(_ draw: UInt64, inChainOf length: UInt32) -> Int {
         let length = UInt64(length)
@@ -464,19 +467,32 @@
 
     // Halves the table: libCacheSim walks the old buckets in order, each chain from its head,
     // pushing every entry onto the head of its new bucket (b & new mask), so new bucket b gets
-    // old bucket b's chain reversed, then old bucket b + half's reversed on top.
+    // old bucket b's chain reversed, then old bucket b + half's reversed on top. A table halves
+    // because it is sparse, so when every chain begun was noted, only those buckets are walked,
+    // in order (a bucket emptied and begun again is noted twice); else every bucket is.
     @inlinable package mutating func shrink() {
         precondition(hashPower > 0, "BlockedChainTable: cannot shrink a table of one bucket")
         let old = bucketCount
+        let begun = touchedCount <= touched.count ? (0..<touchedCount).map { Int(touched[$0]) }.sorted() : nil
         hashPower -= 1
         mask >>= 1
+        // Every chain is taken out and pushed again, so `push` notes each new one as it begins.
+        touchedCount = 0
         var keys: [UInt64] = []
         var slots: [Int32] = []
-        for bucket in 0..<old where buckets[bucket].length != 0 {
+        func move(_ bucket: Int) {
+            guard buckets[bucket].length != 0 else { return }
             takeChain(of: bucket, keys: &keys, slots: &slots)
             for (key, slot) in zip(keys, slots) { push(key, slot, onto: bucket & Int(mask)) }
         }
-        // Chains moved: the next emptying reads every bucket.
-        touchedCount = Int.max / 2
+        guard let begun else {
+            for bucket in 0..<old { move(bucket) }
+            return
+        }
+        var previous = -1
+        for bucket in begun where bucket != previous {
+            previous = bucket
+            move(bucket)
+        }
     }
 }

@@ -14,8 +14,9 @@ import Histogram
 /// each value would have left: every percentile is the same (`LatencyHistogramTests`). The index
 /// is HdrHistogram's own formula written out (`countIndex`): the library keeps it internal.
 public struct LatencyHistogram: Sendable {
-    private var histogram = Histogram<UInt64>(
-        highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    /// The values folded or recorded past the array; made with the first of them (nil until
+    /// then): a replay makes a histogram for each of its cells, and most never need it.
+    private var histogram: Histogram<UInt64>?
     /// Counts of the values below `directLimit` not yet in `histogram`, by `countIndex`, as far
     /// as the greatest value's index (empty until the first).
     private var pending: [UInt64] = []
@@ -37,8 +38,15 @@ public struct LatencyHistogram: Sendable {
     private static var directLimit: UInt64 { 1 << 32 }
     private static let pendingCount = countIndex(directLimit - 1) + 1
 
-    public init() {
+    public init() {}
+
+    /// An empty HdrHistogram of this layout, made the first time one is needed: its counts array
+    /// is written element by element through generic code, which every one of `tune`'s cells
+    /// paid for when each histogram made one up front.
+    private static func makeHistogram() -> Histogram<UInt64> {
+        var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
         histogram.autoResize = true
+        return histogram
     }
 
     /// Where HdrHistogram counts `value` (`Histogram.countsIndexForValue`).
@@ -66,7 +74,8 @@ public struct LatencyHistogram: Sendable {
         count &+= 1
         let value = UInt64(max(microseconds, 0))
         guard value < Self.directLimit else {
-            histogram.record(value)
+            if histogram == nil { histogram = Self.makeHistogram() }
+            histogram?.record(value)
             return
         }
         let index = Self.countIndex(value)
@@ -87,7 +96,8 @@ public struct LatencyHistogram: Sendable {
 
     /// Adds every value recorded in `other`.
     public mutating func add(_ other: LatencyHistogram) {
-        histogram.add(other.folded())
+        if histogram == nil { histogram = Self.makeHistogram() }
+        histogram?.add(other.folded())
         sum &+= other.sum
         count &+= other.count
     }
@@ -99,7 +109,7 @@ public struct LatencyHistogram: Sendable {
         // Every value below 2^32 (every latency a replay models): read the pending counts as they
         // are, without folding them into the HdrHistogram first.
         let values =
-            histogram.totalCount == 0
+            (histogram?.totalCount ?? 0) == 0
             ? pendingValues(atPercentiles: percentiles)
             : Self.values(atPercentiles: percentiles, of: folded())
         var summary = LatencySummary(
@@ -183,7 +193,7 @@ public struct LatencyHistogram: Sendable {
     /// value's bucket at the least non-zero value (HdrHistogram keeps those two exactly, and a
     /// bucket's least value may be below the least recorded).
     private func folded() -> Histogram<UInt64> {
-        var histogram = histogram
+        var histogram = histogram ?? Self.makeHistogram()
         guard !pending.isEmpty else { return histogram }
         let leastIndex = pendingLeast == .max ? -1 : Self.countIndex(pendingLeast)
         let greatestIndex = Self.countIndex(pendingGreatest)

@@ -35,6 +35,18 @@ struct BlockedChainTableTests {
         return result
     }
 
+    /// Both tables of `2^hashPower` buckets, holding keys 1 to `last`, key k in slot k - 1.
+    static func tables(hashPower: Int, holdingKeysUpTo last: UInt64) -> (BlockedChainTable, Linked) {
+        var blocked = BlockedChainTable(hashPower: hashPower)
+        var linked = Linked(hashPower: hashPower)
+        linked.grow(to: Int(last))
+        for key in UInt64(1)...last {
+            blocked.insert(Int32(key - 1), key: key)
+            linked.insert(Int32(key - 1), key: key)
+        }
+        return (blocked, linked)
+    }
+
     /// Both tables agree: bucket count and chains; and every key is found in its slot.
     static func expectAlike(_ blocked: BlockedChainTable, _ linked: Linked, keys: [Int32: UInt64]) {
         #expect(blocked.hashPower == linked.hashPower)
@@ -141,13 +153,7 @@ struct BlockedChainTableTests {
 
     @Test func aSparseTableHalvesAsTheLinkedOneDoes() {
         // Given 8 keys in 4,096 buckets and libCacheSim's generator at its seed
-        var blocked = BlockedChainTable(hashPower: 12)
-        var linked = Linked(hashPower: 12)
-        linked.grow(to: 8)
-        for key in UInt64(1)...8 {
-            blocked.insert(Int32(key - 1), key: key)
-            linked.insert(Int32(key - 1), key: key)
-        }
+        var (blocked, linked) = Self.tables(hashPower: 12, holdingKeysUpTo: 8)
         let (randomA, randomB) = (LehmerRandom(), LehmerRandom())
         // When sampled, then both halve alike and pick key 2 (ChainedHashTableTests' layout)
         #expect(blocked.sample(randomA) == (1, 2))
@@ -155,6 +161,27 @@ struct BlockedChainTableTests {
         #expect(blocked.hashPower == 4)
         Self.expectAlike(
             blocked, linked, keys: Dictionary(uniqueKeysWithValues: (1...8).map { (Int32($0 - 1), UInt64($0)) }))
+    }
+
+    @Test func halvingWalksTheChainsNotedAndNotesTheNewOnes() {
+        // Given 12 keys in 4,096 buckets, one of them taken out and put back (a bucket emptied
+        // and begun again is noted twice)
+        var (blocked, linked) = Self.tables(hashPower: 12, holdingKeysUpTo: 12)
+        blocked.remove(4, key: 5)
+        linked.remove(4)
+        blocked.insert(4, key: 5)
+        linked.insert(4, key: 5)
+        // When samples halve both tables, again and again
+        let (randomA, randomB) = (LehmerRandom(seed: 3), LehmerRandom(seed: 3))
+        for _ in 0..<6 { #expect(blocked.sample(randomA).slot == linked.sample(randomB)) }
+        // Then they halved alike, and the blocked table noted each of its chains once
+        #expect(blocked.hashPower < 10)
+        Self.expectAlike(
+            blocked, linked, keys: Dictionary(uniqueKeysWithValues: (1...12).map { (Int32($0 - 1), UInt64($0)) }))
+        #expect(blocked.touchedCount == (0..<blocked.bucketCount).filter { blocked.buckets[$0].length != 0 }.count)
+        // And emptied through those notes, every bucket is empty
+        blocked.removeAll()
+        #expect((0..<blocked.bucketCount).allSatisfy { blocked.buckets[$0].length == 0 })
     }
 
     @Test func aSamplesPlaceInItsChainIsTheRemainderLibCacheSimTakes() {
