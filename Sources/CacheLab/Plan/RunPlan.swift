@@ -91,7 +91,7 @@ public struct RunPlan: Sendable {
 
     /// Which cells each worker owns: the heaviest first, each to the least loaded worker.
     func assignment(workers: Int) -> [[Int]] {
-        let count = max(1, min(workers, cells.count))
+        let count = workerCount(workers)
         var owned = Array(repeating: [Int](), count: count)
         var load = Array(repeating: 0.0, count: count)
         for cell in heaviestFirst() {
@@ -101,6 +101,9 @@ public struct RunPlan: Sendable {
         }
         return owned.map { $0.sorted() }
     }
+
+    /// The threads a replay of these cells runs on: `workers`, but no more than the cells.
+    private func workerCount(_ workers: Int) -> Int { max(1, min(workers, cells.count)) }
 
     /// The cells by estimated weight, heaviest first (in order of place among equals).
     private func heaviestFirst() -> [Int] {
@@ -126,7 +129,7 @@ public struct RunPlan: Sendable {
         let collected = Locked(Collected(cells: cells.count))
         let cells = cells
         let capacity = chunkCapacity
-        Threads.run(max(1, min(workers, cells.count))) { worker in
+        Threads.run(workerCount(workers)) { worker in
             // One cell at a time over the whole trace: reading a trace in memory again costs
             // nothing, and only that cell's state is alive, kept in its core's caches.
             let start = stopwatch?() ?? 0
