@@ -85,11 +85,17 @@ public final class LehmerRandom {
     }
 
     /// Fills `ahead` with coming draws.
+    /// The state and the count are copied into locals for the loop: kept in the class, each
+    /// store into `ahead` (a pointer that might alias them, as far as the compiler knows) would
+    /// make every step load them again and store them back.
     @inlinable package func compute() {
-        while computed &- draws < UInt64(Self.bufferSize) {
+        var (high, low, computed) = (self.high, self.low, self.computed)
+        let end = draws &+ UInt64(Self.bufferSize)
+        while computed != end {
             ahead[Int(computed % UInt64(Self.bufferSize))] = Self.step(&high, &low)
             computed &+= 1
         }
+        (self.high, self.low, self.computed) = (high, low, computed)
     }
 
     /// One step of the generator on a 128-bit state: the state times the multiplier, the high

@@ -19,7 +19,8 @@
 ///
 /// Matches libCacheSim's `ARC` exactly.
 ///
-/// - Complexity: O(1) access, insert and evict (intrusive lists; ghosts in `GhostFIFO`s).
+/// - Complexity: O(1) access, insert and evict (intrusive lists; the ghosts in two `GhostRing`s
+///   sharing one index, so a miss looks its key up among the ghosts once).
 /// - Invariant: T1 and T2 hold exactly the live slots, each tagged with its list, and their
 ///   costs are the sums of their entries'; a key is never both cached and a ghost.
 public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
@@ -40,9 +41,11 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
     @usableFromInline package let list = SlotArray<UInt8>(count: 0, filling: 0)
     @usableFromInline package let costs = SlotArray<Int>(count: 0, filling: 0)
     @usableFromInline package let keys = SlotArray<UInt64>(count: 0, filling: 0)
-    // B1 and B2 have no bound of their own: the rules above trim them.
-    @usableFromInline package var b1 = GhostFIFO(capacity: .max)
-    @usableFromInline package var b2 = GhostFIFO(capacity: .max)
+    // B1 and B2 have no bound of their own: the rules above trim them. One index finds a ghost
+    // of either (B2's under its tag).
+    @usableFromInline package var b1 = GhostRing(capacity: .max)
+    @usableFromInline package var b2 = GhostRing(capacity: .max, tag: GhostRing.secondTag)
+    @usableFromInline package var ghosts = SlotIndex<UInt64>(minimumCapacity: 16)
     /// The last key found was a ghost of B1 / of B2 (libCacheSim's `curr_obj_in_L1_ghost` and
     /// `curr_obj_in_L2_ghost`): cleared by a hit or a ghost hit, and by storing that ghost.
     @usableFromInline package var lastFoundInB1 = false
@@ -65,8 +68,7 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
 
     @inline(__always)
     @inlinable public mutating func prefetch(_ key: UInt64) {
-        b1.prefetch(key)
-        b2.prefetch(key)
+        ghosts.prefetch(key)
     }
 
     @inline(__always)
@@ -74,11 +76,14 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
         ghostHitNow = false
         incoming = cost
         // The sizes of B1 and B2 before the ghost leaves, as libCacheSim computes the step.
-        if let cost = b1.take(key) {
+        guard let slot = ghosts.slot(for: key) else { return .store }
+        if b1.holds(slot) {
+            let cost = b1.take(key, at: slot, in: &ghosts)
             (lastFoundInB1, lastFoundInB2, ghostHitNow) = (true, false, true)
             let delta = Swift.max(Double(b2.totalCost) / Double(b1.totalCost + cost), 1)
             target = Swift.min(target + delta, Double(capacity))
-        } else if let cost = b2.take(key) {
+        } else {
+            let cost = b2.take(key, at: slot, in: &ghosts)
             (lastFoundInB1, lastFoundInB2, ghostHitNow) = (false, true, true)
             let delta = Swift.max(Double(b1.totalCost) / Double(b2.totalCost + cost), 1)
             target = Swift.max(target - delta, 0)
@@ -112,7 +117,7 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
         links.prefetch(slot, settled: settled)
         if settled {
             // The victim's key becomes a ghost of B1 or B2: its bucket there.
-            if list[slot] == 1 { b1.prefetch(keys[slot]) } else { b2.prefetch(keys[slot]) }
+            ghosts.prefetch(keys[slot])
         } else {
             list.prefetch(Int(slot))
             keys.prefetch(Int(slot))
@@ -152,9 +157,9 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
                 leave(slot)
                 return slot
             }
-            b1.removeOldest()
+            b1.removeOldest(in: &ghosts)
         } else if t1Cost + b1.totalCost + t2Cost + b2.totalCost >= capacity * 2, b2.totalCost > 0 {
-            b2.removeOldest()
+            b2.removeOldest(in: &ghosts)
         }
         return replace()
     }
@@ -166,6 +171,7 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
         t2Cost = 0
         b1.removeAll()
         b2.removeAll()
+        ghosts.removeAll()
         target = 0
         (lastFoundInB1, lastFoundInB2, ghostHitNow) = (false, false, false)
         incoming = 0
@@ -174,15 +180,18 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
     @inlinable public func checkedSlots() -> [Int32] {
         t1.checkInvariants(in: links, name: "ARC.T1")
         t2.checkInvariants(in: links, name: "ARC.T2")
-        b1.checkInvariants(name: "ARC.B1")
-        b2.checkInvariants(name: "ARC.B2")
+        ghosts.checkInvariants()
+        precondition(
+            ghosts.count == b1.count + b2.count, "ARC: \(ghosts.count) ghosts indexed, \(b1.count + b2.count) kept")
+        b1.checkInvariants(name: "ARC.B1", index: ghosts)
+        b2.checkInvariants(name: "ARC.B2", index: ghosts)
         let inT1 = t1.slots(in: links)
         let inT2 = t2.slots(in: links)
         precondition(inT1.allSatisfy { list[$0] == 1 } && inT2.allSatisfy { list[$0] == 2 }, "ARC: a slot mistagged")
         precondition(inT1.reduce(0) { $0 + costs[$1] } == t1Cost, "ARC: T1's cost disagrees with its entries")
         precondition(inT2.reduce(0) { $0 + costs[$1] } == t2Cost, "ARC: T2's cost disagrees with its entries")
         precondition(
-            (inT1 + inT2).allSatisfy { !b1.contains(keys[$0]) && !b2.contains(keys[$0]) },
+            (inT1 + inT2).allSatisfy { !ghosts.contains(keys[$0]) },
             "ARC: a cached key is also a ghost")
         precondition(target >= 0 && target <= Double(capacity), "ARC: p \(target) out of [0, \(capacity)]")
         return inT1 + inT2
@@ -205,7 +214,11 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
         let fromT1 = replacesFromT1
         let slot = fromT1 ? t1.head : t2.head
         leave(slot)
-        if fromT1 { b1.add(keys[slot], cost: costs[slot]) } else { b2.add(keys[slot], cost: costs[slot]) }
+        if fromT1 {
+            b1.add(keys[slot], cost: costs[slot], in: &ghosts)
+        } else {
+            b2.add(keys[slot], cost: costs[slot], in: &ghosts)
+        }
         return slot
     }
 
