@@ -1,6 +1,7 @@
 /// The keys of recently evicted entries ("ghosts") in a ring, oldest first, bounded by the sum
-/// of their costs; the index that finds a key's place is its owner's (`index` below), so that
-/// two rings may share one (ARC's B1 and B2: a miss then looks a key up once, not once per list).
+/// of their costs; the index that finds a key's place is its owner's, passed to each method that
+/// changes it (`in index:`), so that two rings may share one (ARC's B1 and B2: a miss then looks a
+/// key up once, not once per list).
 ///
 /// A ghost taken from the middle (a ghost hit) leaves a tombstone that the oldest end skips, so
 /// the oldest is always at hand without following a link. Each ghost is indexed under its ring
