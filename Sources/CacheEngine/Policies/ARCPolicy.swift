@@ -112,6 +112,10 @@ public struct ARCPolicy: AdmittingPolicy, PrefetchingPolicy {
     @inline(__always)
     @inlinable public func victimHint() -> Int32? { replacesFromT1 ? t1.first : t2.first }
 
+    /// The next in the victim's list, which REPLACE takes after it unless the split moves.
+    @inline(__always)
+    @inlinable public func victimHint(after slot: Int32) -> Int32? { links.next(slot) }
+
     @inline(__always)
     @inlinable public mutating func prefetchVictim(_ slot: Int32, settled: Bool) {
         links.prefetch(slot, settled: settled)
