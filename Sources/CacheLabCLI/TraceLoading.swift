@@ -1,6 +1,12 @@
 import ArgumentParser
 import CacheLab
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The traces commands read: files streamed, recordings merged, everything else held in memory.
 enum TraceLoading {
     /// A trace file as a stream (its errors come when it is read), or a recording's folder, read
@@ -19,6 +25,21 @@ enum TraceLoading {
             return TraceSource.file(path, format: format, columns: spec)
         } catch {
             throw CLIError(error)
+        }
+    }
+
+    /// Refuses, before any work, a trace path that cannot be read: missing, a folder that is not a
+    /// recording, a pipe or a device, or unreadable.
+    static func checkReadable(_ path: String) throws {
+        if Recording.isFolder(path) { return }
+        do {
+            try TraceSource.file(path).checkRereadable()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        guard access(path, R_OK) == 0 else {
+            throw ValidationError(
+                TraceError.unreadable(file: path, reason: String(cString: strerror(errno))).description)
         }
     }
 

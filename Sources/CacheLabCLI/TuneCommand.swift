@@ -14,39 +14,56 @@ struct TuneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tune",
         abstract:
-            "Recommend the client's defaults: the smallest tiers that cost users no more than a margin over the best.",
+            "Recommend the client's defaults, per kind of app: the smallest tiers that cost users no more than a margin over the best.",
         discussion: """
-            Replays every candidate as the real client would run it, on every trace (default: \
-            every scroll scenario, the month-long ones included; --trace files are streamed), every \
-            candidate of a stage a cell of one pass per trace (a disk lifetime that cannot run out \
-            within a generated trace is replayed once, as none: the figures are the same), and judges it by what a miss costs \
-            the app's users: the bytes they download (summed over the traces) and the time they \
-            wait (p95 latency, averaged). It picks:
-              1. the disk tier: the smallest capacity (up to --disk-budget, encoded bytes) whose \
-            client downloads at most --bytes-margin more than the fewest bytes any candidate \
-            downloads, with a p95 at most --latency-margin above the lowest;
+            With no --trace or --scenario, answers for each kind of app (--kind, default all): \
+            \(AppKind.allCases.map { "\($0.rawValue) (\($0.scenarioNames.joined(separator: ", ")))" }.joined(separator: "; ")); \
+            each kind's scenarios are described by `cachelab trace generate --help`, their parameters' \
+            sources in the DocC article Workloads. With --trace files (or --scenario names), one \
+            answer on them ("custom"). Every trace is read whole into memory first, so a bad file \
+            stops the run before any replay.
+
+            Replays every candidate as the real client would run it, on every trace, and judges it \
+            by what a miss costs the app's users: the bytes they download (summed over the traces) \
+            and the time they wait (p95 latency, averaged). It picks:
+              1. the disk tier: the smallest capacity (up to --disk-budget, encoded bytes; default \
+            64 MiB, 256 MiB for endless-feed) whose client downloads at most --bytes-margin more \
+            than the fewest bytes any candidate downloads, with a p95 at most --latency-margin \
+            above the lowest;
               2. the memory tier in front of it: the smallest capacity (up to the memory budget, \
             decoded bytes: --memory-budget, or --memory-share of the --client-device's RAM) that keeps \
             the client within those bounds and leaves at most --memory-margin more requests to the \
             disk and the network than the best memory tier does.
-            Ties go to fewer bytes, then the lower p95, then the shorter lifetime.
+            Ties go to fewer bytes, then the lower p95, then the shorter lifetime. Disk policies \
+            within --bytes-margin of the best at the chosen size tie, and the report says so.
 
-            Writes to --out-dir:
-              recommended-defaults.json    the tiers and the figures they are expected to reach
-              recommended-defaults.md      why, the runners-up, and a table against every preset \
-            (memory-only, disk-unbounded, Nuke, Kingfisher, SDWebImage, Glide, Coil, Fresco) as it \
-            sizes itself on the device, held to the same budgets
+            Writes to --out-dir (default ./cachelab-tune; the committed answer is results/, which \
+            needs --force to be replaced):
+              recommended-defaults.json         each kind's tiers and the figures they are expected to reach
+              recommended-defaults.md           each kind's answer in a row
+              recommended-defaults-KIND.md      why, the runners-up, whether the policy matters, and every \
+            preset (memory-only, disk-unbounded, Nuke, Kingfisher, SDWebImage, Glide, Coil, Fresco) as it \
+            sizes itself on the device, at its own budget and at the recommended size
             and, with --client-source, the Swift file the client compiles its defaults from \
-            (`ClientConfiguration.recommended`, which `ImagePipeline` uses when given none).
+            (`ClientConfiguration.recommended(for:)`; `recommended`, which `ImagePipeline` uses when \
+            given none, is the small catalog's).
 
             Use a release build: swift run -c release cachelab tune ... (a debug build is over ten \
             times slower).
 
-            Example: cachelab tune --client-device android-go-2gb --disk-budget 32MiB --bytes-margin 0.02
+            Examples:
+              cachelab tune --kind endless-feed --network 3g
+              cachelab tune --trace app.csv --out-dir my-defaults
             """
     )
 
     @OptionGroup var traceSet: TraceSetOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Kinds of app to answer for when no --trace or --scenario is given, comma-separated, or all: \(AppKind.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "kind[,kind...]"))
+    var kind = "all"
 
     @Option(
         help: ArgumentHelp(
@@ -60,12 +77,15 @@ struct TuneCommand: AsyncParsableCommand {
             valueName: "ratio"))
     var memoryShare = 0.05
 
-    @Option(help: ArgumentHelp("The most disk the app gives its image cache, in encoded bytes.", valueName: "size"))
-    var diskBudget = "64MiB"
+    @Option(
+        help: ArgumentHelp(
+            "The most disk the app gives its image cache, in encoded bytes (default: the kind's, 64MiB or 256MiB).",
+            valueName: "size"))
+    var diskBudget: String?
 
     @Option(
         help: ArgumentHelp(
-            "How many more bytes than the fewest any candidate downloads a pick may cost, as a share (0.05 = 5 % more).",
+            "How many more bytes than the fewest any candidate downloads a pick may cost, as a share (0.05 = 5 % more); disk policies this close at the chosen size tie.",
             valueName: "ratio"))
     var bytesMargin = 0.05
 
@@ -98,8 +118,8 @@ struct TuneCommand: AsyncParsableCommand {
             valueName: "name"))
     var clientDevice = DeviceProfile.iphoneSE2.name
 
-    @Option(help: ArgumentHelp("Directory for recommended-defaults.json and .md.", valueName: "path"))
-    var outDir = "results"
+    @Option(help: ArgumentHelp("Directory for the recommendation's JSON and Markdown.", valueName: "path"))
+    var outDir = "cachelab-tune"
 
     @Flag(
         help:
@@ -117,7 +137,7 @@ struct TuneCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try memoryBytes()
-        _ = try budget(diskBudget, "--disk-budget")
+        if let diskBudget { _ = try budget(diskBudget, "--disk-budget") }
         guard memoryShare > 0, memoryShare <= 1 else { throw ValidationError("--memory-share is a share in (0, 1]") }
         guard bytesMargin >= 0, bytesMargin.isFinite else {
             throw ValidationError("--bytes-margin is a share of at least 0, e.g. 0.05 for 5 % more bytes")
@@ -133,6 +153,13 @@ struct TuneCommand: AsyncParsableCommand {
                 "\(offline.rawValue) needs the whole trace in advance; a client cannot run it, so tune does not try it")
         }
         guard try !policies().isEmpty else { throw ValidationError("--policy names no policy a client can run") }
+        let kinds = try self.kinds()
+        if kind != "all", !traceSet.traces.isEmpty || traceSet.scenario != "all" {
+            throw ValidationError("give either --kind or --trace files or --scenario names, not more than one")
+        }
+        _ = kinds
+        // Every input is checked before any replay: a trace that cannot be read is named now.
+        for path in traceSet.traces { try TraceLoading.checkReadable(path) }
         try OutputPath.checkFolder(outDir, option: "--out-dir")
         // The Swift source may go into the --out-dir the tune creates.
         if let clientSource,
@@ -176,14 +203,73 @@ struct TuneCommand: AsyncParsableCommand {
 
     func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
+    /// The kinds to answer for; none when traces or scenarios of one's own are given.
+    func kinds() throws -> [AppKind] {
+        guard traceSet.traces.isEmpty, traceSet.scenario == "all" else { return [] }
+        if kind == "all" { return AppKind.allCases }
+        return try kind.split(separator: ",").map { name in
+            guard let found = AppKind.named(name.trimmingCharacters()) else {
+                throw ValidationError(
+                    "unknown --kind '\(name)'; choose from \(AppKind.allCases.map(\.rawValue).joined(separator: ", ")), or all"
+                )
+            }
+            return found
+        }
+    }
+
+    /// What one answer is tuned on: a kind's scenarios, or the traces given.
+    struct Workload {
+        var kind: String
+        var summary: String
+        var sources: [TraceSource]
+        var request: Tuner.Request
+    }
+
+    /// Each answer's traces (held in memory: read whole and checked before any replay) and request.
+    func plan() throws -> [Workload] {
+        let memory = try memoryBytes()
+        func request(diskBudget defaultDisk: Int, smallestDisk: Int, smallestMemory: Int) throws -> Tuner.Request {
+            let disk = try diskBudget.map { try budget($0, "--disk-budget") } ?? defaultDisk
+            return Tuner.Request(
+                memoryBudget: memory, diskBudget: disk, bytesMargin: bytesMargin, latencyMargin: latencyMargin,
+                memoryMargin: memoryMargin, policies: try policies(), diskTTLs: try ttls(), network: network.network,
+                smallestDisk: min(smallestDisk, disk), smallestMemory: min(smallestMemory, memory))
+        }
+        let kinds = try self.kinds()
+        if kinds.isEmpty {
+            let sources = try traceSet.sources().map { TraceSource(try TraceLoading.load($0)) }
+            return [
+                Workload(
+                    kind: "custom", summary: "the traces given: \(sources.map(\.name).joined(separator: ", "))",
+                    sources: sources,
+                    request: try request(
+                        diskBudget: 64 << 20, smallestDisk: Tuner.smallestCapacity,
+                        smallestMemory: Tuner.smallestCapacity))
+            ]
+        }
+        return try kinds.map { kind in
+            let sources = kind.scenarios(seed: traceSet.seed).map { scenario in
+                var trace = scenario.makeTrace()
+                trace.name = scenario.name
+                return TraceSource(trace)
+            }
+            return Workload(
+                kind: kind.rawValue, summary: kind.summary, sources: sources,
+                request: try request(
+                    diskBudget: kind.diskBudget, smallestDisk: kind.smallestDisk, smallestMemory: kind.smallestMemory))
+        }
+    }
+
     /// Refuses, before any replay, an --out-dir whose recommendation was made on other traces
     /// (the committed one in results/ among them), unless --force.
     private func checkOutDir(holdsNoOtherThan traces: [String]) throws {
         let path = outDir + "/recommended-defaults.json"
         guard !force, let data = FileManager.default.contents(atPath: path),
-            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let theirs = json["traces"] as? [String], Set(theirs) != Set(traces)
+            let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return }
+        let kinds = json["kinds"] as? [[String: Any]] ?? [json]
+        let theirs = kinds.flatMap { $0["traces"] as? [String] ?? [] }
+        guard Set(theirs) != Set(traces) else { return }
         let named = theirs.count <= 3 ? theirs.joined(separator: ", ") : "\(theirs[0]) and \(theirs.count - 1) more"
         throw CLIError(
             "\(outDir) holds the recommendation made on \(named), not on \(traces.joined(separator: ", ")): give another --out-dir, or --force to replace it"
@@ -191,65 +277,62 @@ struct TuneCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let sources = try traceSet.sources()
-        try checkOutDir(holdsNoOtherThan: sources.map(\.name))
-        let request = Tuner.Request(
-            memoryBudget: try memoryBytes(),
-            diskBudget: try budget(diskBudget, "--disk-budget"),
-            bytesMargin: bytesMargin, latencyMargin: latencyMargin, memoryMargin: memoryMargin,
-            policies: try policies(), diskTTLs: try ttls(), network: network.network)
-        Output.status(
-            "tuning on \(Report.counted(sources.count, "trace")): \(Report.counted(request.policies.count, "policy", plural: "policies")), \(Report.counted(request.diskTTLs.count, "disk lifetime")), \(Report.counted(Tuner.capacities(upTo: request.diskBudget).count, "disk capacity", plural: "disk capacities")) and \(Report.counted(Tuner.capacities(upTo: request.memoryBudget).count, "memory capacity", plural: "memory capacities"))"
-        )
+        let workloads = try plan()
+        try checkOutDir(holdsNoOtherThan: workloads.flatMap { $0.sources.map(\.name) })
+        let device = try deviceProfile()
         let bar = ProgressBar("tune", enabled: jobs.showsProgress)
         let totals = PlanTotals()
-        let recommendation = try await Execution.blocking { () throws(TraceError) in
-            try Tuner.tune(
-                sources, request, workers: jobs.jobs,
-                progress: { _, finished, total in bar.update(finished, of: total) }, observer: totals.observer(bar))
+        var answers: [TuningAnswer] = []
+        for (index, workload) in workloads.enumerated() {
+            let request = workload.request
+            Output.status(
+                "tuning \(workload.kind) on \(Report.counted(workload.sources.count, "trace")): \(Report.counted(request.policies.count, "policy", plural: "policies")), \(Report.counted(request.diskTTLs.count, "disk lifetime")), \(Report.counted(Tuner.capacities(upTo: request.diskBudget, from: request.smallestDisk).count, "disk capacity", plural: "disk capacities")) and \(Report.counted(Tuner.capacities(upTo: request.memoryBudget, from: request.smallestMemory).count, "memory capacity", plural: "memory capacities"))"
+            )
+            let done = Double(index)
+            let count = Double(workloads.count)
+            answers.append(
+                try await Execution.blocking { () throws(TraceError) in
+                    try TuningAnswer.make(
+                        kind: workload.kind, summary: workload.summary, sources: workload.sources, request: request,
+                        device: device, workers: jobs.jobs,
+                        progress: { stage, finished, total in
+                            // The memory stage is about a fifth of a kind's work.
+                            let share =
+                                stage == "disk"
+                                ? 0.8 * Double(finished) / Double(total) : 0.8 + 0.2 * Double(finished) / Double(total)
+                            bar.update(Int(((done + share) / count) * 1_000), of: 1_000)
+                        }, observer: totals.observer())
+                })
         }
         bar.finish()
         Output.status("tune: " + totals.line(workers: jobs.jobs))
 
-        // The presets as each library sizes itself on the device, held to the same budgets.
-        let device = try deviceProfile()
-        let presets = ClientPreset.allCases.map {
-            $0.configuration(device: device, network: network.network)
-                .capped(memory: request.memoryBudget, disk: request.diskBudget)
-        }
-        let comparison = try await Execution.blocking { () throws(TraceError) in
-            try TuningReport.summarize([recommendation.client] + presets, on: sources, workers: jobs.jobs)
-        }
         let command = Output.commandLine()
-        // Each trace's working set, for the README's account of what the answer rests on.
-        var workingSets: [Int] = []
-        for source in sources { workingSets.append(try await Execution.statistics(source, jobs: jobs).workingSetBytes) }
-        let json = TuningReport.json(
-            recommendation, expected: comparison[0], presets: Array(comparison.dropFirst()), workingSets: workingSets,
-            command: command)
-        let markdown = TuningReport.markdown(recommendation, comparison: comparison, command: command)
-
         try Directory.create(outDir)
-        try Output.result(json, to: outDir + "/recommended-defaults.json")
-        try Output.result(markdown, to: outDir + "/recommended-defaults.md")
-        Output.status("wrote \(outDir)/recommended-defaults.json and .md")
+        try Output.result(TuningReport.json(answers, command: command), to: outDir + "/recommended-defaults.json")
+        try Output.result(TuningReport.overview(answers, command: command), to: outDir + "/recommended-defaults.md")
+        for answer in answers {
+            try Output.result(
+                TuningReport.markdown(answer, command: command), to: outDir + "/" + TuningReport.fileName(of: answer))
+        }
+        Output.status("wrote \(outDir)/recommended-defaults.json and the Markdown beside it")
         if let clientSource {
             try Output.result(
-                TuningReport.swiftSource(recommendation, jsonPath: outDir + "/recommended-defaults.json"),
-                to: clientSource)
+                TuningReport.swiftSource(answers, jsonPath: outDir + "/recommended-defaults.json"), to: clientSource)
             Output.status("wrote \(clientSource): rebuild the client to ship these defaults")
         }
-        let summary = comparison[0]
-        let bounds = recommendation.bounds
-        try Output.result(
-            """
-            memory  \(recommendation.memory.label)  (serves \(Report.percent(recommendation.memory.memoryShare)) of requests from memory; the best within budget, \(recommendation.bestMemory.label), \(Report.percent(recommendation.bestMemory.memoryShare)))
-            disk    \(recommendation.disk.label)  (downloads \(TuningReport.relative(recommendation.disk.bytesDownloaded, to: bounds.fewestBytes)) against the fewest any disk within budget downloads, \(recommendation.bestDisk.label))
-            client  downloads \(Report.bytes(summary.bytesDownloaded)) over \(Report.counted(recommendation.traces.count, "trace")), p95 \(Report.decimal(summary.latencyP95, places: 1)) ms, hit ratio \(Report.percent(summary.hitRatio)), byte hit ratio \(Report.percent(summary.byteHitRatio))
+        var text = ""
+        for answer in answers {
+            let recommendation = answer.recommendation
+            text += """
+                \(answer.kind): memory \(recommendation.memory.label), disk \(recommendation.disk.label)
+                  policy: \(TuningReport.policyVerdict(answer))
+                  \(TuningReport.presetVerdict(answer))
 
-            \(TuningReport.table(comparison))
-            \(TuningReport.verdict(comparison))
+                \(TuningReport.table(answer))
 
-            """, to: nil)
+                """
+        }
+        try Output.result(text, to: nil)
     }
 }

@@ -58,6 +58,23 @@ extension ClientConfiguration {
         return capped
     }
 
+    /// The same client with each tier it has at exactly these capacities (`tune`'s comparison at
+    /// the recommended size): what differs is then the policies, lifetimes and reactions to app
+    /// events. A largest entry given as a share of the limit keeps its share; memory's pin budget
+    /// is held to its capacity.
+    @inlinable public func resized(memory memoryCapacity: Int, disk diskCapacity: Int) -> ClientConfiguration {
+        var resized = self
+        if var tier = resized.memory {
+            let scale = Double(memoryCapacity) / Double(tier.capacity)
+            tier.capacity = memoryCapacity
+            tier.pinBudget = tier.pinBudget.map { min($0, memoryCapacity) }
+            tier.largestEntry = tier.largestEntry.map { Int(Double($0) * scale) }
+            resized.memory = tier
+        }
+        resized.disk?.capacity = diskCapacity
+        return resized
+    }
+
     /// The memory tier's pin budget in force: its `pinBudget`, or its capacity (0 without one).
     @inlinable public var memoryPinBudget: Int {
         memory.map { $0.pinBudget ?? $0.capacity } ?? 0

@@ -89,6 +89,19 @@ struct BadInputTests {
             nil
         ),
         (
+            ["tune", "--trace", "@/missing.csv", "--out-dir", "@/t"],
+            "@/missing.csv: cannot read the trace: No such file or directory", "@/t"
+        ),
+        (["tune", "--trace", "@/file.txt/x.csv"], "@/file.txt/x.csv: cannot read the trace", nil),
+        (
+            ["tune", "--kind", "feeed"], "unknown --kind 'feeed'; choose from small-catalog, long-list, endless-feed",
+            nil
+        ),
+        (
+            ["tune", "--kind", "endless-feed", "--scenario", "flinger"],
+            "give either --kind or --trace files or --scenario names, not more than one", nil
+        ),
+        (
             ["compare", "--policy", "lru,belady"],
             "belady is not ranked: Belady's optimum runs on every trace as the ceiling", nil
         ),
@@ -111,7 +124,7 @@ struct BadInputTests {
         #expect(error.contains(resolved(message)), "\(arguments): \(result.stderr)")
         // No replay started: none of the commands' status lines, nothing on stdout.
         for line in result.stderr.split(separator: "\n") {
-            let started = ["trace ", "comparing ", "tuning on ", "run: ", "mrc: "].contains { line.hasPrefix($0) }
+            let started = ["trace ", "comparing ", "tuning ", "read ", "run: ", "mrc: "].contains { line.hasPrefix($0) }
             #expect(!started, "\(arguments) started work: \(line)")
         }
         #expect(result.stdout.isEmpty, "\(arguments) printed \(result.stdout)")

@@ -40,12 +40,17 @@ public enum Tuner {
         /// Disk lifetimes to try (ms); nil is none. Memory tiers get none: a relaunch empties them.
         public var diskTTLs: [Int64?]
         public var network: NetworkProfile
+        /// The smallest capacities tried (a point of the grid `capacities(upTo:from:)` walks):
+        /// a tier that cannot hold a few of the app's images is no candidate.
+        public var smallestDisk: Int
+        public var smallestMemory: Int
 
         public init(
             memoryBudget: Int, diskBudget: Int, bytesMargin: Double = 0.05, latencyMargin: Double = 0.5,
             memoryMargin: Double = 0.05,
             policies: [PolicyKind] = PolicyKind.online.filter { $0 != .ttl },
-            diskTTLs: [Int64?] = [nil, 86_400_000, 7 * 86_400_000, 30 * 86_400_000], network: NetworkProfile = .wifi
+            diskTTLs: [Int64?] = [nil, 86_400_000, 7 * 86_400_000, 30 * 86_400_000], network: NetworkProfile = .wifi,
+            smallestDisk: Int = Tuner.smallestCapacity, smallestMemory: Int = Tuner.smallestCapacity
         ) {
             self.memoryBudget = memoryBudget
             self.diskBudget = diskBudget
@@ -55,6 +60,8 @@ public enum Tuner {
             self.policies = policies.filter { !$0.needsFuture }
             self.diskTTLs = diskTTLs.isEmpty ? [nil] : diskTTLs
             self.network = network
+            self.smallestDisk = smallestDisk
+            self.smallestMemory = smallestMemory
         }
     }
 
@@ -103,21 +110,28 @@ public enum Tuner {
         public var diskAtCapacity: [Candidate]
         /// The best memory candidate of each policy at the recommended memory capacity.
         public var memoryAtCapacity: [Candidate]
+        /// Every candidate of each stage (the memory stage's, in front of the chosen disk).
+        public var diskCandidates: [Candidate]
+        public var memoryCandidates: [Candidate]
         /// The recommended client, ready to use.
         public var client: ClientConfiguration
     }
 
-    /// The capacities tried: 1, 1.5, 2, 3, 4, 6 … × 32 KiB, up to and including `budget`.
-    public static func capacities(upTo budget: Int) -> [Int] {
+    /// Where the grid of capacities starts.
+    public static let smallestCapacity = 32 * 1024
+
+    /// The capacities tried: 1, 1.5, 2, 3, 4, 6 … × 32 KiB, from `smallest` up to and including
+    /// `budget`.
+    public static func capacities(upTo budget: Int, from smallest: Int = smallestCapacity) -> [Int] {
         var result: [Int] = []
-        var base = 32 * 1024
+        var base = smallestCapacity
         while base <= budget {
             result.append(base)
             if base + base / 2 <= budget { result.append(base + base / 2) }
             base *= 2
         }
         if result.last != budget { result.append(budget) }
-        return result.filter { $0 >= 1 }
+        return result.filter { $0 >= max(smallest, 1) || $0 == budget }
     }
 
     /// Tunes on `traces`, held in memory; `progress` gets runs finished and runs in all for each
@@ -140,7 +154,7 @@ public enum Tuner {
         precondition(!sources.isEmpty && !request.policies.isEmpty, "Tuner: traces and policies to tune")
         // Stage 1: disk-only clients.
         var diskTiers: [TierConfiguration] = []
-        for capacity in capacities(upTo: request.diskBudget) {
+        for capacity in capacities(upTo: request.diskBudget, from: request.smallestDisk) {
             for policy in request.policies {
                 for ttl in request.diskTTLs {
                     // A tier without a lifetime has no lifetime mode: `.fixed`, the default.
@@ -158,7 +172,7 @@ public enum Tuner {
 
         // Stage 2: memory tiers in front of the chosen disk.
         var memoryTiers: [TierConfiguration] = []
-        for capacity in capacities(upTo: request.memoryBudget) {
+        for capacity in capacities(upTo: request.memoryBudget, from: request.smallestMemory) {
             for policy in request.policies where policy != .size {
                 memoryTiers.append(TierConfiguration(policy: policy, capacity: capacity))
             }
@@ -177,6 +191,7 @@ public enum Tuner {
             memoryCurve: curve(memoryCandidates.filter(bounds.admits), by: moreFromMemory),
             diskAtCapacity: bestPerPolicy(diskCandidates, capacity: disk.tier.capacity, by: fewerBytes),
             memoryAtCapacity: bestPerPolicy(memoryCandidates, capacity: memory.tier.capacity, by: moreFromMemory),
+            diskCandidates: diskCandidates, memoryCandidates: memoryCandidates,
             client: ClientConfiguration(
                 name: "recommended", memory: memory.tier, disk: disk.tier, network: request.network))
     }
@@ -328,7 +343,7 @@ public enum Tuner {
     }
 
     /// Each policy's best (lifetime) at `capacity`, best first.
-    private static func bestPerPolicy(
+    static func bestPerPolicy(
         _ candidates: [Candidate], capacity: Int, by better: (Candidate, Candidate) -> Bool
     ) -> [Candidate] {
         Dictionary(grouping: candidates.filter { $0.tier.capacity == capacity }, by: \.tier.policy).values
@@ -347,11 +362,15 @@ extension Tuner.Request {
         public var memoryMargin: Double
         public var policies: [PolicyKind]
         public var diskTTLs: [Int64?]
+        public var network: NetworkProfile
+        public var smallestDisk: Int
+        public var smallestMemory: Int
     }
 
     var summary: Summary {
         Summary(
             memoryBudget: memoryBudget, diskBudget: diskBudget, bytesMargin: bytesMargin,
-            latencyMargin: latencyMargin, memoryMargin: memoryMargin, policies: policies, diskTTLs: diskTTLs)
+            latencyMargin: latencyMargin, memoryMargin: memoryMargin, policies: policies, diskTTLs: diskTTLs,
+            network: network, smallestDisk: smallestDisk, smallestMemory: smallestMemory)
     }
 }

@@ -43,7 +43,12 @@ public struct Device: Sendable, Equatable {
     public static let browser = Device(
         name: "browser", viewportHeight: 700, rowHeight: 110, prefetchRows: 11, prefetchPoints: 1_250)
 
-    public static let all: [Device] = [.phone, .smallPhone, .tablet, .browser]
+    /// The 6.1-inch phone showing a feed of cards: each card the screen's width, a square photo
+    /// of 390 pt with its header, actions and caption, 520 pt in all; one card prepared beyond
+    /// each edge.
+    public static let cardPhone = Device(name: "card-phone", viewportHeight: 700, rowHeight: 520, prefetchRows: 1)
+
+    public static let all: [Device] = [.phone, .smallPhone, .tablet, .browser, .cardPhone]
 
     /// The preset called `name`, if there is one.
     public static func named(_ name: String) -> Device? { all.first { $0.name == name } }

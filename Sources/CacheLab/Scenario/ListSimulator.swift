@@ -34,6 +34,10 @@ struct ListSimulator {
         var times: [Int64] = []
         var photos: [Int32] = []
         var events: [TraceEvent] = []
+        /// When each session began and ended (ms), and how many requests came before it began.
+        var sessions: [(start: Int64, end: Int64, position: Int)] = []
+        /// Rows that came into the viewport, each time they did (the cards a person saw).
+        var rowsShown = 0
     }
 
     /// An app left in the background longer than this is gone: the next session is a relaunch.
@@ -44,6 +48,8 @@ struct ListSimulator {
 
     let device: Device
     let list: ListKind
+    /// Which of a recipe's photos its row shows: the small one in a list, the large one on a card.
+    let rowPhoto: RowPhoto
     let persona: Persona
     let timeline: CatalogTimeline
     var random: SplitMix64
@@ -63,12 +69,22 @@ struct ListSimulator {
     private var window = 0..<0
     // A prefetching list's rows in the viewport.
     private var visible = 0..<0
+    // The rows in the viewport, for `Output.rowsShown`.
+    private var viewport = 0..<0
+    // Items in the order they were first seen, and when (seconds); `seen` marks them. Kept for a
+    // persona that revisits only.
+    private var firstSeen: [(time: Double, item: Int32)] = []
+    private var seen: Set<Int32> = []
     // A web page's rows whose photo it has loaded since the page was shown.
     private var loaded: Set<Int> = []
 
-    init(device: Device, list: ListKind = .lazyStack, persona: Persona, timeline: CatalogTimeline, seed: UInt64) {
+    init(
+        device: Device, list: ListKind = .lazyStack, rowPhoto: RowPhoto = .small, persona: Persona,
+        timeline: CatalogTimeline, seed: UInt64
+    ) {
         self.device = device
         self.list = list
+        self.rowPhoto = rowPhoto
         self.persona = persona
         self.timeline = timeline
         self.random = SplitMix64(seed: seed)
@@ -88,6 +104,7 @@ struct ListSimulator {
             for start in starts {
                 let startTime = max(Double(activeDay) * 86_400 + start, now + 60)
                 now = startTime
+                let sessionStart = (milliseconds, output.photos.count)
                 if let end = lastSessionEnd, startTime - end < Self.backgroundSurvival {
                     record(.foreground)
                 } else {
@@ -103,11 +120,12 @@ struct ListSimulator {
                 for _ in 0..<gestures {
                     let gestureStart = now
                     perform(nextGesture())
-                    let pause = Double.random(in: 1...8, using: &random)
+                    let pause = Double.random(in: persona.pauseBetweenGestures, using: &random)
                     pressure(over: now - gestureStart, pause: pause)
                     now += pause
                 }
                 record(.background)
+                output.sessions.append((sessionStart.0, milliseconds, sessionStart.1))
                 lastSessionEnd = now
             }
             activeDay += Int.random(in: persona.daysBetweenActiveDays, using: &random)
@@ -134,12 +152,12 @@ struct ListSimulator {
     // MARK: - Gestures
 
     enum Gesture: CaseIterable {
-        case read, fling, bounce, jumpToTop, search, open
+        case read, fling, bounce, jumpToTop, search, open, revisit
     }
 
     private mutating func nextGesture() -> Gesture {
         let mix = persona.mix
-        let weights = [mix.read, mix.fling, mix.bounce, mix.jumpToTop, mix.search, mix.open]
+        let weights = [mix.read, mix.fling, mix.bounce, mix.jumpToTop, mix.search, mix.open, mix.revisit]
         return Gesture.allCases[CatalogTimeline.weightedIndex(weights, &random)]
     }
 
@@ -161,7 +179,33 @@ struct ListSimulator {
             search()
         case .open:
             openRecipe()
+        case .revisit:
+            revisit()
         }
+    }
+
+    /// How long before now a revisited item was first seen, by share of revisits past the
+    /// session: within a day, within a week, longer (Obendorf et al., CHI 2007: of revisits,
+    /// 12 % within a day, 7.8 % within a week and 7.6 % longer, past the 72.6 % within an hour
+    /// that scrolling back already makes).
+    static let revisitAges: [(share: Double, seconds: ClosedRange<Double>)] = [
+        (12, 3_600...86_400), (7.8, 86_400...7 * 86_400), (7.6, 7 * 86_400...Double.greatestFiniteMagnitude),
+    ]
+
+    /// Opens an item first seen in an earlier session, as long ago as `revisitAges` draws: its
+    /// large photo is requested, read for a while, and the list comes back as it was. Nothing
+    /// happens when no item was seen that long ago.
+    mutating func revisit() {
+        let age = Self.revisitAges[CatalogTimeline.weightedIndex(Self.revisitAges.map(\.share), &random)].seconds
+        let newest = now - age.lowerBound
+        let oldest = now - min(age.upperBound, now)
+        // `firstSeen` is in time order: the items first seen between `oldest` and `newest`.
+        let start = firstSeen.partitioningIndex { $0.time >= oldest }
+        let end = firstSeen.partitioningIndex { $0.time > newest }
+        guard start < end else { return }
+        let item = firstSeen[Int.random(in: start..<end, using: &random)].item
+        show(recipe: item)
+        now += Double.random(in: persona.secondsOnRecipe, using: &random)
     }
 
     /// Performs `script` from the start, at time 0: the same gestures a browser performs
@@ -278,9 +322,9 @@ struct ListSimulator {
 
     private var maxOffset: Double { max(Double(rows.count) * device.rowHeight - device.viewportHeight, 0) }
 
-    /// The app starts: today's catalog, the list at the top.
+    /// The app starts: today's catalog (a feed: what has arrived by now), the list at the top.
     mutating func launch(day: Int) {
-        snapshot = timeline.snapshot(onDay: day)
+        snapshot = timeline.snapshot(onDay: day, at: now)
         show(snapshot.order)
     }
 
@@ -291,6 +335,7 @@ struct ListSimulator {
         offset = 0
         window = 0..<0
         visible = 0..<0
+        viewport = 0..<0
         loaded.removeAll(keepingCapacity: true)
         move(to: position)
     }
@@ -327,6 +372,14 @@ struct ListSimulator {
     /// came into the viewport (but for those that came straight into it, asked once).
     mutating func move(to target: Double) {
         offset = min(max(target, 0), maxOffset)
+        let shownNow = rows(at: offset, widenedBy: 0)
+        output.rowsShown += shownNow.count - shownNow.clamped(to: viewport).count
+        if persona.mix.revisit > 0 {
+            for row in shownNow where !viewport.contains(row) && seen.insert(rows[row]).inserted {
+                firstSeen.append((now, rows[row]))
+            }
+        }
+        viewport = shownNow
         let new = band(at: offset)
         switch list {
         case .lazyStack:
@@ -355,7 +408,8 @@ struct ListSimulator {
     ) {
         func ask(_ row: Int) {
             guard !except.contains(row), !onlyOnce || loaded.insert(row).inserted else { return }
-            request(snapshot.smallPhoto[Int(rows[row])])
+            let recipe = Int(rows[row])
+            request(rowPhoto == .small ? snapshot.smallPhoto[recipe] : snapshot.largePhoto[recipe])
         }
         if old.isEmpty {
             for row in new { ask(row) }

@@ -8,14 +8,21 @@ public struct Persona: Sendable, Equatable {
         public var jumpToTop: Double
         public var search: Double
         public var open: Double
+        /// Opening an item seen in an earlier session again (from the history, a saved list, a
+        /// link): how long ago it was first seen follows `Persona.revisitAges`.
+        public var revisit: Double
 
-        public init(read: Double, fling: Double, bounce: Double, jumpToTop: Double, search: Double, open: Double) {
+        public init(
+            read: Double, fling: Double, bounce: Double, jumpToTop: Double, search: Double, open: Double,
+            revisit: Double = 0
+        ) {
             self.read = read
             self.fling = fling
             self.bounce = bounce
             self.jumpToTop = jumpToTop
             self.search = search
             self.open = open
+            self.revisit = revisit
         }
     }
 
@@ -31,6 +38,8 @@ public struct Persona: Sendable, Equatable {
     public var flingVelocity: ClosedRange<Double>
     /// Seconds spent on an opened recipe before going back.
     public var secondsOnRecipe: ClosedRange<Double>
+    /// Seconds between two gestures (looking at what is on screen).
+    public var pauseBetweenGestures: ClosedRange<Double>
     /// Chance that a recipe opened and read is favourited (if it is not already).
     public var favouriteChance: Double
     /// Chance, at the start of a session, that one favourite (chosen at random) is unfavourited.
@@ -44,8 +53,9 @@ public struct Persona: Sendable, Equatable {
     public init(
         name: String, mix: GestureMix, gesturesPerSession: ClosedRange<Int>, sessionsPerDay: ClosedRange<Int>,
         daysBetweenActiveDays: ClosedRange<Int>, readSpeed: ClosedRange<Double>, flingVelocity: ClosedRange<Double>,
-        secondsOnRecipe: ClosedRange<Double>, favouriteChance: Double = 0.25, unfavouriteChance: Double = 0.1,
-        memoryWarningsPerHour: Double = 1, interruptionsPerHour: Double = 4
+        secondsOnRecipe: ClosedRange<Double>, pauseBetweenGestures: ClosedRange<Double> = 1...8,
+        favouriteChance: Double = 0.25, unfavouriteChance: Double = 0.1, memoryWarningsPerHour: Double = 1,
+        interruptionsPerHour: Double = 4
     ) {
         precondition(
             (0...1).contains(favouriteChance) && (0...1).contains(unfavouriteChance), "chances are in 0...1")
@@ -60,6 +70,7 @@ public struct Persona: Sendable, Equatable {
         self.readSpeed = readSpeed
         self.flingVelocity = flingVelocity
         self.secondsOnRecipe = secondsOnRecipe
+        self.pauseBetweenGestures = pauseBetweenGestures
         self.favouriteChance = favouriteChance
         self.unfavouriteChance = unfavouriteChance
         self.memoryWarningsPerHour = memoryWarningsPerHour
@@ -108,5 +119,37 @@ public struct Persona: Sendable, Equatable {
         gesturesPerSession: 10...30, sessionsPerDay: 4...8, daysBetweenActiveDays: 1...1,
         readSpeed: 50...120, flingVelocity: 2_000...5_000, secondsOnRecipe: 10...90, favouriteChance: 0.1)
 
-    public static let all: [Persona] = [.reader, .flinger, .detailBrowser, .weeklyReturner, .searcher, .heavy]
+    /// A photo feed's reader (cards, newest first), as Facebook's users read their News Feed:
+    /// visits of 142 s on average (IDC for Facebook, 2013: 2 min 22 s a visit), one card every
+    /// 1.7 s (Facebook, 2016: 1.7 s per piece of mobile content), reading down from the top with
+    /// a fling now and then and a return to the top. How often a day is what sets the three
+    /// apart (`feedLight`, `feedRegular`, `feedHeavy`); the DocC article Workloads gives each
+    /// figure's source and how the mix of the three was fitted.
+    static func feedReader(
+        name: String, sessionsPerDay: ClosedRange<Int>, daysBetweenActiveDays: ClosedRange<Int>
+    )
+        -> Persona
+    {
+        Persona(
+            name: name,
+            mix: GestureMix(read: 80, fling: 10, bounce: 0, jumpToTop: 5, search: 0, open: 0, revisit: 5),
+            // A read gesture moves 1 to 6 cards of 520 pt (3.5 on average) at 300 to 500 pt/s,
+            // then pauses 0.5 to 2.5 s: about 6 s for 3.5 cards, 1.7 s a card; 24 gestures on
+            // average make a 142 s visit.
+            gesturesPerSession: 4...36, sessionsPerDay: sessionsPerDay, daysBetweenActiveDays: daysBetweenActiveDays,
+            readSpeed: 235...400, flingVelocity: 2_000...5_000, secondsOnRecipe: 5...20,
+            pauseBetweenGestures: 0.5...2.5, favouriteChance: 0, unfavouriteChance: 0)
+    }
+
+    /// Opens the feed a day or two in three, one to three times.
+    public static let feedLight = feedReader(name: "feed-light", sessionsPerDay: 1...3, daysBetweenActiveDays: 1...3)
+    /// Opens the feed every day, 8 to 20 times (14 on average: IDC's 13.8).
+    public static let feedRegular = feedReader(
+        name: "feed-regular", sessionsPerDay: 8...20, daysBetweenActiveDays: 1...1)
+    /// Opens the feed every day, 20 to 40 times.
+    public static let feedHeavy = feedReader(name: "feed-heavy", sessionsPerDay: 20...40, daysBetweenActiveDays: 1...1)
+
+    public static let all: [Persona] = [
+        .reader, .flinger, .detailBrowser, .weeklyReturner, .searcher, .heavy, .feedLight, .feedRegular, .feedHeavy,
+    ]
 }

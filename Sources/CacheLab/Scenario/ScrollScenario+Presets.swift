@@ -51,7 +51,33 @@ extension ScrollScenario {
             name: "feed-100k-month",
             summary: "a heavy user for a month on a feed of 100,000 recipes, 2,000 new and 500 new photos a week",
             recipes: 100_000, days: 30, people: [Share(.heavy)], newRecipesPerWeek: 2_000, photoChangesPerWeek: 500),
+        feed(
+            name: "feed-population",
+            summary: "300 people reading a photo feed for two weeks, light to heavy, as Facebook's readers do",
+            days: 14, people: feedPopulation, users: 300),
+        feed(
+            name: "feed-heavy-month", summary: "a heavy reader of a photo feed, 20 to 40 visits a day for a month",
+            days: 30, people: [Share(.feedHeavy)]),
+        feed(
+            name: "feed-heavy-quarter",
+            summary: "a heavy reader of a photo feed, 20 to 40 visits a day for three months", days: 90,
+            people: [Share(.feedHeavy)]),
     ]
+
+    /// The photo feed's readers, by share of people: fitted so the population reads 57 % of its
+    /// feed (Backstrom, 2013) with IDC's 13.8 visits a day on average (the DocC article Workloads).
+    public static let feedPopulation: [Share] = [
+        Share(.feedLight, 0.46), Share(.feedRegular, 0.19), Share(.feedHeavy, 0.35),
+    ]
+
+    /// A photo feed: cards showing each item's large photo, 300 new items a day (Backstrom,
+    /// 2013: News Feed shows about 300 stories a day of 1,500 candidates), two days' worth (600)
+    /// there at the start (Instagram, 2018: "caught up" is the last two days' posts).
+    static func feed(name: String, summary: String, days: Int, people: [Share], users: Int = 1) -> ScrollScenario {
+        ScrollScenario(
+            name: name, summary: summary, recipes: 600, days: days, device: .cardPhone, rowPhoto: .large,
+            updates: .continuous, people: people, users: users, exactShares: users > 1, newRecipesPerWeek: 2_100)
+    }
 
     /// The scenarios committed as `traces/NAME.csv`; the others are generated where they are used
     /// (a month of a 100,000-recipe feed is larger than the corpus should be).

@@ -23,17 +23,25 @@ public struct ScrollScenario: Sendable, Equatable {
     public var device: Device
     /// How the app's list asks for photos (a lazy stack, or a collection view with a prefetcher).
     public var list: ListKind
+    /// Which photo a row shows: the thumbnail (a list) or the large photo (a feed's cards).
+    public var rowPhoto: RowPhoto
+    /// When the list changes: once a day (a catalog) or as items arrive (a feed).
+    public var updates: CatalogTimeline.Updates
     public var people: [Share]
     public var users: Int
+    /// Whether each persona gets exactly its share of the users (largest remainders, in the
+    /// order of `people`) instead of each user's persona being drawn by weight: a population
+    /// whose aggregates are checked against published ones, without the draw's noise.
+    public var exactShares: Bool
     public var newRecipesPerWeek: Double
     public var photoChangesPerWeek: Double
     public var seed: UInt64
 
     public init(
         name: String, summary: String, recipes: Int = 63, days: Int = 14, device: Device = .phone,
-        list: ListKind = .lazyStack, people: [Share], users: Int = 1, newRecipesPerWeek: Double = 0,
-        photoChangesPerWeek: Double = 0,
-        seed: UInt64 = 1
+        list: ListKind = .lazyStack, rowPhoto: RowPhoto = .small, updates: CatalogTimeline.Updates = .daily,
+        people: [Share], users: Int = 1, exactShares: Bool = false, newRecipesPerWeek: Double = 0,
+        photoChangesPerWeek: Double = 0, seed: UInt64 = 1
     ) {
         precondition(
             !people.isEmpty && users > 0 && recipes > 0 && days > 0, "a scenario needs people, recipes and days")
@@ -43,26 +51,53 @@ public struct ScrollScenario: Sendable, Equatable {
         self.days = days
         self.device = device
         self.list = list
+        self.rowPhoto = rowPhoto
+        self.updates = updates
         self.people = people
         self.users = users
+        self.exactShares = exactShares
         self.newRecipesPerWeek = newRecipesPerWeek
         self.photoChangesPerWeek = photoChangesPerWeek
         self.seed = seed
     }
 
+    /// The list's timeline: the catalog or feed every person of the scenario sees.
+    public func makeTimeline() -> CatalogTimeline {
+        CatalogTimeline(
+            recipes: recipes, days: days, newRecipesPerWeek: newRecipesPerWeek,
+            photoChangesPerWeek: photoChangesPerWeek, seed: seed, updates: updates)
+    }
+
+    /// Each person's persona, in order: drawn by weight from `people`, or given by exact shares.
+    public func personas() -> [Persona] {
+        if exactShares {
+            let total = people.map(\.weight).reduce(0, +)
+            let quotas = people.map { Double(users) * $0.weight / total }
+            var counts = quotas.map { Int($0.rounded(.down)) }
+            let byRemainder = quotas.indices.sorted {
+                quotas[$0] - Double(counts[$0]) > quotas[$1] - Double(counts[$1])
+            }
+            for index in byRemainder.prefix(users - counts.reduce(0, +)) { counts[index] += 1 }
+            return zip(people, counts).flatMap { Array(repeating: $0.persona, count: $1) }
+        }
+        var chooser = SplitMix64(seed: seed ^ 0x5EED_0F_9E0F1E)
+        return (0..<users).map { _ in people[CatalogTimeline.weightedIndex(people.map(\.weight), &chooser)].persona }
+    }
+
+    /// What person `user` (with `persona`) requests on `timeline`, by photo id.
+    func simulate(user: Int, persona: Persona, on timeline: CatalogTimeline) -> ListSimulator.Output {
+        var simulator = ListSimulator(
+            device: device, list: list, rowPhoto: rowPhoto, persona: persona, timeline: timeline,
+            seed: seed &+ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
+        simulator.run(days: days)
+        return simulator.output
+    }
+
     /// Generates the trace: deterministic for a given scenario and seed.
     public func makeTrace() -> Trace {
-        let timeline = CatalogTimeline(
-            recipes: recipes, days: days, newRecipesPerWeek: newRecipesPerWeek,
-            photoChangesPerWeek: photoChangesPerWeek, seed: seed)
-        var chooser = SplitMix64(seed: seed ^ 0x5EED_0F_9E0F1E)
-        let outputs = (0..<users).map { user in
-            let persona = people[CatalogTimeline.weightedIndex(people.map(\.weight), &chooser)].persona
-            var simulator = ListSimulator(
-                device: device, list: list, persona: persona, timeline: timeline,
-                seed: seed &+ UInt64(user) &* 0x9E37_79B9_7F4A_7C15)
-            simulator.run(days: days)
-            return simulator.output
+        let timeline = makeTimeline()
+        let outputs = personas().enumerated().map { user, persona in
+            simulate(user: user, persona: persona, on: timeline)
         }
         let listName = list == .lazyStack ? "" : ", list=\(list.rawValue)"
         var builder = PhotoTraceBuilder(name: "\(name)(seed=\(seed)\(listName))", timeline: timeline)
@@ -81,9 +116,9 @@ extension ScrollScenario {
     public func makeTrace(performing script: GestureScript) -> Trace {
         let timeline = CatalogTimeline(
             recipes: recipes, days: 1, newRecipesPerWeek: newRecipesPerWeek, photoChangesPerWeek: photoChangesPerWeek,
-            seed: seed)
+            seed: seed, updates: updates)
         var simulator = ListSimulator(
-            device: device, list: list, persona: people[0].persona, timeline: timeline, seed: seed)
+            device: device, list: list, rowPhoto: rowPhoto, persona: people[0].persona, timeline: timeline, seed: seed)
         simulator.run(script)
         var builder = PhotoTraceBuilder(name: "\(name)(script, \(device.name))", timeline: timeline)
         builder.append(simulator.output)

@@ -2,10 +2,32 @@
 import ClientModel
 
 extension ClientConfiguration {
-    /// The image cache `cachelab tune` recommends for the recipe list: memory slru 6.29 MB,
-    /// disk arc 6.29 MB. `ImagePipeline` uses it when given no configuration.
-    public static let recommended = ClientConfiguration(
-        name: "recommended",
-        memory: TierConfiguration(policy: .slru, capacity: 6_291_456),
-        disk: TierConfiguration(policy: .arc, capacity: 6_291_456))
+    /// The image cache `cachelab tune` recommends for the recipe list (the small-catalog kind):
+    /// memory s3fifo 4.19 MB, disk arc 6.29 MB. `ImagePipeline` uses it
+    /// when given no configuration.
+    public static let recommended = recommended(for: .smallCatalog)
+
+    /// The image cache `cachelab tune` recommends for `kind` of app.
+    public static func recommended(for kind: AppKind) -> ClientConfiguration {
+        switch kind {
+        case .smallCatalog:
+            // memory s3fifo 4.19 MB, disk arc 6.29 MB
+            ClientConfiguration(
+                name: "recommended",
+                memory: TierConfiguration(policy: .s3fifo, capacity: 4_194_304),
+                disk: TierConfiguration(policy: .arc, capacity: 6_291_456))
+        case .longList:
+            // memory s3fifo 8.39 MB, disk arc 6.29 MB ttl 30d
+            ClientConfiguration(
+                name: "recommended",
+                memory: TierConfiguration(policy: .s3fifo, capacity: 8_388_608),
+                disk: TierConfiguration(policy: .arc, capacity: 6_291_456, ttl: 2_592_000_000, ttlMode: .sliding))
+        case .endlessFeed:
+            // memory lhd 161.06 MB, disk hyperbolic 50.33 MB ttl 1w
+            ClientConfiguration(
+                name: "recommended",
+                memory: TierConfiguration(policy: .lhd, capacity: 161_061_273),
+                disk: TierConfiguration(policy: .hyperbolic, capacity: 50_331_648, ttl: 604_800_000, ttlMode: .sliding))
+        }
+    }
 }

@@ -180,28 +180,96 @@ struct TunerTests {
         #expect(Tuner.tune(Self.traces, request, workers: 1) == recommendation)
     }
 
+    /// A small answer on the two scenarios: LRU and S3-FIFO, no lifetime, small budgets.
+    static func answer(policies: [PolicyKind] = [.lru, .s3fifo]) throws -> TuningAnswer {
+        let request = Tuner.Request(
+            memoryBudget: 256 * 1024, diskBudget: 1024 * 1024, policies: policies, diskTTLs: [nil])
+        return try TuningAnswer.make(
+            kind: "custom", summary: "two scenarios", sources: Self.traces.map { TraceSource($0) }, request: request,
+            device: .iphoneSE2, workers: 1)
+    }
+
     @Test func pinnedBytesAreReportedApartFromTheCapacities() throws {
-        // Given the two scenarios, whose readers favourite recipes, and a client with small tiers
+        // Given a client with small tiers on the two scenarios, whose readers favourite recipes
         let client = ClientConfiguration(
             name: "small", memory: TierConfiguration(policy: .lru, capacity: 200_000),
             disk: TierConfiguration(policy: .lru, capacity: 500_000))
         let summary = try #require(
-            try TuningReport.summarize([client], on: Self.traces.map { TraceSource($0) }, workers: 1).first)
+            try ClientSummary.summarize([client], on: Self.traces.map { TraceSource($0) }, workers: 1).first)
 
-        // Then the most pinned on any trace is what the replays pinned, and the report shows it
+        // Then the most pinned on any trace is what the replays pinned
         let runs = Self.traces.map { Replay.simulate($0, client: client) }
         #expect(summary.pinnedDiskPeak == runs.compactMap(\.client?.pins.peakDiskBytes).max())
         #expect(summary.pinnedMemoryPeak == runs.compactMap(\.client?.pins.peakMemoryBytes).max())
         #expect(summary.pinnedDiskPeak > 0)
-        let request = Tuner.Request(
-            memoryBudget: 64 * 1024, diskBudget: 128 * 1024, policies: [.lru], diskTTLs: [nil])
-        let recommendation = Tuner.tune(Self.traces, request, workers: 1)
-        let markdown = TuningReport.markdown(recommendation, comparison: [summary], command: "test")
+
+        // and an answer's report and JSON give the recommended client's peaks
+        let answer = try Self.answer()
+        let recommended = answer.recommended
+        #expect(recommended.pinnedDiskPeak > 0)
+        let markdown = TuningReport.markdown(answer, command: "test")
         #expect(
-            markdown.contains("| \(Report.bytes(summary.pinnedMemoryPeak)) / \(Report.bytes(summary.pinnedDiskPeak)) |")
-        )
-        let json = TuningReport.json(recommendation, expected: summary, command: "test")
-        #expect(json.contains("\"pinned_disk_peak_bytes\": \(summary.pinnedDiskPeak)"))
+            markdown.contains(
+                "favourites pinned at most \(Report.bytes(recommended.pinnedMemoryPeak)) in memory and \(Report.bytes(recommended.pinnedDiskPeak)) on disk"
+            ))
+        let json = TuningReport.json([answer], command: "test")
+        #expect(json.contains("\"pinned_disk_peak_bytes\": \(recommended.pinnedDiskPeak)"))
+    }
+
+    @Test func anAnswerComparesEveryPresetAtItsOwnBudgetAndAtTheRecommendedSize() throws {
+        let answer = try Self.answer()
+        let memory = answer.recommendation.memory.tier.capacity
+        let disk = answer.recommendation.disk.tier.capacity
+
+        // The recommended client first, then every preset as it sizes itself on the device
+        #expect(answer.atOwnBudget[0].client == answer.recommendation.client)
+        let presets = ClientPreset.allCases.map { $0.configuration(device: .iphoneSE2) }
+        #expect(answer.atOwnBudget.dropFirst().map(\.client) == presets)
+        // and each again with the recommended tiers' capacities, replayed as such
+        #expect(answer.atRecommendedSize.map(\.client) == presets.map { $0.resized(memory: memory, disk: disk) })
+        for summary in answer.atRecommendedSize {
+            #expect(summary.client.memory.map { $0.capacity == memory } ?? true, "\(summary.client.name)")
+            #expect(summary.client.disk.map { $0.capacity == disk } ?? true, "\(summary.client.name)")
+            let bytes = Self.traces.map { Replay.simulate($0, client: summary.client).bytesDownloaded }.reduce(0, +)
+            #expect(summary.bytesDownloaded == bytes, "\(summary.client.name)")
+        }
+    }
+
+    @Test func disksWithinTheBytesMarginOfTheBestAtTheChosenSizeTie() throws {
+        let answer = try Self.answer()
+        let atCapacity = answer.recommendation.diskAtCapacity
+        let best = try #require(atCapacity.first)
+        // Every policy at the chosen size within 5 % of the best's bytes (and the p95 margin) ties,
+        // the best first; the others do not
+        for candidate in atCapacity {
+            let ties =
+                Double(candidate.bytesDownloaded) <= Double(best.bytesDownloaded) * 1.05
+                && candidate.latencyP95 <= best.latencyP95 + 0.5
+            #expect(answer.diskTies.contains(candidate) == ties, "\(candidate.label)")
+        }
+        #expect(answer.diskTies.first == best)
+        // and the overview says whether to keep LRU
+        let verdict = TuningReport.policyVerdict(answer)
+        if answer.diskTies.contains(where: { $0.tier.policy == .lru }) {
+            #expect(verdict.contains("keep your library's LRU"))
+        } else {
+            #expect(verdict.contains("LRU downloads"))
+        }
+    }
+
+    @Test func thePolicyMattersWhereTheBestSavesTheMarginOverLRU() throws {
+        let answer = try Self.answer()
+        let capacities = Set(answer.recommendation.diskCandidates.map(\.tier.capacity))
+        #expect(answer.policyWorth.map(\.capacity) == capacities.sorted())
+        for worth in answer.policyWorth {
+            // the best at each capacity, and LRU's, as the candidates give them
+            let here = answer.recommendation.diskCandidates.filter { $0.tier.capacity == worth.capacity }
+            #expect(worth.best.bytesDownloaded == here.map(\.bytesDownloaded).min())
+            #expect(worth.lru.bytesDownloaded == here.filter { $0.tier.policy == .lru }.map(\.bytesDownloaded).min())
+            let saving = 1 - Double(worth.best.bytesDownloaded) / Double(worth.lru.bytesDownloaded)
+            #expect(abs(worth.saving - saving) < 1e-12)
+            #expect(answer.policyMatters.contains(worth) == (saving >= 0.05 - 1e-12))
+        }
     }
 
     @Test func aLargerBudgetNeverRecommendsMoreBytes() {
@@ -216,21 +284,20 @@ struct TunerTests {
         #expect(b.disk.tier.capacity >= a.disk.tier.capacity)
     }
 
-    @Test func theVerdictNamesThePresetThatDownloadsTheFewestAndByHowMuch() {
-        func summary(_ name: String, bytes: Int, p95: Double) -> TuningReport.ClientSummary {
-            TuningReport.ClientSummary(
-                client: ClientConfiguration(
-                    name: name, memory: TierConfiguration(policy: .lru, capacity: 1_000_000),
-                    disk: TierConfiguration(policy: .lru, capacity: 8_000_000)),
-                hitRatio: 0.9, memoryHitRatio: 0.5, byteHitRatio: 0.8, latencyP95: p95, bytesDownloaded: bytes)
-        }
-        let verdict = TuningReport.verdict([
-            summary("recommended", bytes: 1_034_000, p95: 12.2), summary("nuke", bytes: 1_000_000, p95: 12.2),
-            summary("kingfisher", bytes: 1_100_000, p95: 12.0),
-        ])
-        #expect(verdict.contains("+3.4 % against the preset that downloads the fewest (nuke"))
-        #expect(verdict.contains("its p95 is +0.2 ms against the lowest (kingfisher, 12.0 ms)"))
+    @Test func theVerdictNamesThePresetThatDownloadsTheFewestAndByHowMuch() throws {
+        let answer = try Self.answer()
+        let presets = answer.atOwnBudget.dropFirst()
+        let fewest = try #require(presets.map(\.bytesDownloaded).min())
+        let names = presets.filter { $0.bytesDownloaded == fewest }.map(\.client.name)
+        let verdict = TuningReport.presetVerdict(answer)
+        #expect(verdict.contains(names.joined(separator: ", ")))
+        // against the recommendation, written one way: the preset's bytes ÷ the recommendation's − 1
+        #expect(
+            verdict.contains(
+                "\(Report.bytes(fewest)) (\(TuningReport.relative(fewest, to: answer.recommended.bytesDownloaded)) against the recommendation's"
+            ))
         #expect(TuningReport.relative(990, to: 1_000) == "-1.0 %")
+        #expect(TuningReport.relative(1_034, to: 1_000) == "+3.4 %")
     }
 
     @Test func theCandidatesAreEveryOnlinePolicyButTTLAdaptiveWTinyLFUAmongThem() {
@@ -252,15 +319,27 @@ struct TunerTests {
         }
     }
 
-    @Test func aRecommendationOfAdaptiveWTinyLFUCompilesAsItsCase() {
+    @Test func aRecommendationOfAdaptiveWTinyLFUCompilesAsItsCase() throws {
         // Given a tuning run with only Caffeine's W-TinyLFU to choose from
-        let request = Tuner.Request(
-            memoryBudget: 64 * 1024, diskBudget: 256 * 1024, policies: [.wtinylfuAdaptive], diskTTLs: [nil])
-        let recommendation = Tuner.tune(Self.traces, request, workers: 2)
+        var answer = try Self.answer(policies: [.wtinylfuAdaptive])
 
         // Then the Swift source names the case, not the command-line name
-        let source = TuningReport.swiftSource(recommendation, jsonPath: "results/recommended-defaults.json")
+        let source = TuningReport.swiftSource([answer], jsonPath: "results/recommended-defaults.json")
         #expect(source.contains("policy: .wtinylfuAdaptive"))
         #expect(!source.contains(".wtinylfu-adaptive"))
+        // and an answer for custom traces is the default for every kind
+        #expect(source.contains("default:\n            recommended"))
+
+        // and answers for every kind each get their case, the small catalog's the plain default
+        answer.kind = AppKind.smallCatalog.rawValue
+        var others = AppKind.allCases.dropFirst().map { kind in
+            var other = answer
+            other.kind = kind.rawValue
+            return other
+        }
+        others.insert(answer, at: 0)
+        let every = TuningReport.swiftSource(others, jsonPath: "results/recommended-defaults.json")
+        for kind in AppKind.allCases { #expect(every.contains("case .\(TuningReport.caseName(kind)):")) }
+        #expect(!every.contains("default:"))
     }
 }

@@ -1,4 +1,5 @@
 import CacheEngine
+
 @testable import CacheLab
 
 extension Cache where Key == UInt64, Value == Void {

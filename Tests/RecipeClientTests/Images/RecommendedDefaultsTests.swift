@@ -18,13 +18,18 @@ struct RecommendedDefaultsTests {
     }
 
     struct Defaults: Decodable {
+        var kind: String
         var memory: Tier
         var disk: Tier
     }
 
+    struct Answers: Decodable {
+        var kinds: [Defaults]
+    }
+
     /// `results/recommended-defaults.json` in this repository: this file is
     /// `Tests/RecipeClientTests/Images/RecommendedDefaultsTests.swift`, four levels below the root.
-    static func committedDefaults() throws -> Defaults {
+    static func committedDefaults() throws -> [Defaults] {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<4 {
             root.deleteLastPathComponent()
@@ -32,7 +37,7 @@ struct RecommendedDefaultsTests {
         let data = try Data(contentsOf: root.appendingPathComponent("results/recommended-defaults.json"))
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(Defaults.self, from: data)
+        return try decoder.decode(Answers.self, from: data).kinds
     }
 
     static func expectSame(_ tier: TierConfiguration?, _ json: Tier) {
@@ -43,9 +48,16 @@ struct RecommendedDefaultsTests {
     }
 
     @Test func theCompiledDefaultsAreTheTunersRecommendation() throws {
-        let defaults = try Self.committedDefaults()
-        Self.expectSame(ClientConfiguration.recommended.memory, defaults.memory)
-        Self.expectSame(ClientConfiguration.recommended.disk, defaults.disk)
+        // Every kind of app has its answer, compiled as the JSON gives it
+        let answers = try Self.committedDefaults()
+        #expect(answers.map(\.kind) == AppKind.allCases.map(\.rawValue))
+        for answer in answers {
+            let kind = try #require(AppKind(rawValue: answer.kind))
+            Self.expectSame(ClientConfiguration.recommended(for: kind).memory, answer.memory)
+            Self.expectSame(ClientConfiguration.recommended(for: kind).disk, answer.disk)
+        }
+        // and the recipe list's own default is the small catalog's
+        #expect(ClientConfiguration.recommended == ClientConfiguration.recommended(for: .smallCatalog))
     }
 
     @Test func aPipelineGivenNoConfigurationRunsTheRecommendedTiers() throws {
