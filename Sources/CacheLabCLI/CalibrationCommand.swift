@@ -9,7 +9,7 @@ struct CalibrationCommand: ParsableCommand {
         abstract:
             "Measure the photo-feed population as Facebook's studies measured theirs, beside the published figures.",
         discussion: """
-            Generates feed-population (\(ScrollScenario.named("feed-population")!.users) people of the \
+            Generates the feed population (\(ScrollScenario.feedPopulation.users) people of the \
             feed-light, feed-regular and feed-heavy personas, two weeks), replays each person's trace \
             through a browser's cache, and prints each published figure beside the population's: the \
             ones a parameter was set from, the ones parameters were fitted to, the one it must \
@@ -97,38 +97,10 @@ struct CalibrationCommand: ParsableCommand {
             }
         }
         let rows = calibration.rows(calibration.measure())
-        try Output.result(format == .markdown ? Self.markdown(rows) : Self.table(rows), to: nil)
+        try Output.result(
+            format == .markdown ? CalibrationReport.markdown(rows) : CalibrationReport.table(rows), to: nil)
         if rows.contains(where: { $0.tolerance != nil && !$0.holds }) {
             throw ExitCode(1)
         }
-    }
-
-    static func value(_ value: Double, _ row: FeedCalibration.Row) -> String {
-        row.isShare ? Report.decimal(value * 100, places: 1) + " %" : Report.decimal(value, places: value < 10 ? 2 : 1)
-    }
-
-    static func tolerance(_ row: FeedCalibration.Row) -> String {
-        guard let tolerance = row.tolerance else { return "-" }
-        return "± " + (row.isShare ? Report.decimal(tolerance * 100, places: 0) + " points" : value(tolerance, row))
-    }
-
-    static func table(_ rows: [FeedCalibration.Row]) -> String {
-        var lines = [["figure", "source", "published", "ours", "tolerance", "role", "holds"]]
-        for row in rows {
-            lines.append([
-                row.figure, row.source, value(row.published, row), value(row.ours, row), tolerance(row),
-                row.role.rawValue, row.tolerance == nil ? "-" : row.holds ? "yes" : "NO",
-            ])
-        }
-        return Report.render(lines)
-    }
-
-    static func markdown(_ rows: [FeedCalibration.Row]) -> String {
-        var out = "| figure | source | published | ours | tolerance | role |\n|---|---|---:|---:|---:|---|\n"
-        for row in rows {
-            out +=
-                "| \(row.figure) | \(row.source) | \(value(row.published, row)) | \(value(row.ours, row)) | \(tolerance(row)) | \(row.role.rawValue) |\n"
-        }
-        return out
     }
 }

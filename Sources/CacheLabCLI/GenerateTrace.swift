@@ -7,8 +7,8 @@ struct GenerateTrace: AsyncParsableCommand {
         abstract: "Write a generated trace in cachelab's or libCacheSim's formats.",
         discussion: """
             Scenarios (each a mix of people, a device, a catalog and a number of days; any option below adjusts it):
-            \(ScrollScenario.presets.map { "  \($0.name.padding(17))\($0.summary)" }.joined(separator: "\n"))
-              zipf             independent requests with Zipf popularity (--requests, --objects, --alpha)
+            \(ScrollScenario.presets.map { "  \($0.name.padding(20))\($0.summary)" }.joined(separator: "\n"))
+              zipf                independent requests with Zipf popularity (--requests, --objects, --alpha)
             The same scenario, options and seed always give a byte-identical file.
 
             A zipf trace streams to the file a chunk at a time, so any number of requests takes constant \

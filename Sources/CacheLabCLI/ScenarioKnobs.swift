@@ -57,6 +57,12 @@ struct ScenarioKnobs: ParsableArguments {
     )
     var interruptionsPerHour: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "The share of gestures that open an item first seen in an earlier session, for every persona (the feed readers': 0.05).",
+            valueName: "share"))
+    var revisitShare: Double?
+
     @Option(help: "zipf: number of requests.")
     var requests = 1_000_000
 
@@ -139,6 +145,18 @@ struct ScenarioKnobs: ParsableArguments {
         if let memoryWarningsPerHour {
             let rate = try rate(memoryWarningsPerHour, "--memory-warnings-per-hour")
             for index in chosen.people.indices { chosen.people[index].persona.memoryWarningsPerHour = rate }
+        }
+        if let revisitShare {
+            guard revisitShare >= 0, revisitShare < 1 else {
+                throw ValidationError("--revisit-share is a share in [0, 1), e.g. 0.05")
+            }
+            for index in chosen.people.indices {
+                var mix = chosen.people[index].persona.mix
+                mix.revisit = 0
+                let others = mix.read + mix.fling + mix.bounce + mix.jumpToTop + mix.search + mix.open
+                mix.revisit = others * revisitShare / (1 - revisitShare)
+                chosen.people[index].persona.mix = mix
+            }
         }
         if let interruptionsPerHour {
             let rate = try rate(interruptionsPerHour, "--interruptions-per-hour")

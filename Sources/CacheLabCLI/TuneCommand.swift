@@ -20,7 +20,8 @@ struct TuneCommand: AsyncParsableCommand {
             \(AppKind.allCases.map { "\($0.rawValue) (\($0.scenarioNames.joined(separator: ", ")))" }.joined(separator: "; ")); \
             each kind's scenarios are described by `cachelab trace generate --help`, their parameters' \
             sources in the DocC article Workloads. With --trace files (or --scenario names), one \
-            answer on them ("custom"). Every trace is read whole into memory first, so a bad file \
+            answer on them: tuned with --kind's budgets if one is given, else as "custom" (64 MiB of \
+            disk). Every trace is read whole into memory first, so a bad file \
             stops the run before any replay.
 
             Replays every candidate as the real client would run it, on every trace, and judges it \
@@ -54,6 +55,7 @@ struct TuneCommand: AsyncParsableCommand {
             Examples:
               cachelab tune --kind endless-feed --network 3g
               cachelab tune --trace app.csv --out-dir my-defaults
+              cachelab tune --kind endless-feed --scenario feed-regular-month --out-dir /tmp/regular
             """
     )
 
@@ -153,11 +155,9 @@ struct TuneCommand: AsyncParsableCommand {
                 "\(offline.rawValue) needs the whole trace in advance; a client cannot run it, so tune does not try it")
         }
         guard try !policies().isEmpty else { throw ValidationError("--policy names no policy a client can run") }
-        let kinds = try self.kinds()
-        if kind != "all", !traceSet.traces.isEmpty || traceSet.scenario != "all" {
-            throw ValidationError("give either --kind or --trace files or --scenario names, not more than one")
+        if try kinds().count > 1, ownTraces {
+            throw ValidationError("--trace files and --scenario names are tuned as one kind: give one --kind, or none")
         }
-        _ = kinds
         // Every input is checked before any replay: a trace that cannot be read is named now.
         for path in traceSet.traces { try TraceLoading.checkReadable(path) }
         try OutputPath.checkFolder(outDir, option: "--out-dir")
@@ -203,10 +203,12 @@ struct TuneCommand: AsyncParsableCommand {
 
     func ttls() throws -> [Int64?] { try ListOptions.ttls(ttl) }
 
-    /// The kinds to answer for; none when traces or scenarios of one's own are given.
+    /// Whether traces or scenarios of one's own were given.
+    var ownTraces: Bool { !traceSet.traces.isEmpty || traceSet.scenario != "all" }
+
+    /// The kinds named (all by default; none, with one's own traces and no --kind).
     func kinds() throws -> [AppKind] {
-        guard traceSet.traces.isEmpty, traceSet.scenario == "all" else { return [] }
-        if kind == "all" { return AppKind.allCases }
+        if kind == "all" { return ownTraces ? [] : AppKind.allCases }
         return try kind.split(separator: ",").map { name in
             guard let found = AppKind.named(name.trimmingCharacters()) else {
                 throw ValidationError(
@@ -236,15 +238,25 @@ struct TuneCommand: AsyncParsableCommand {
                 smallestDisk: min(smallestDisk, disk), smallestMemory: min(smallestMemory, memory))
         }
         let kinds = try self.kinds()
-        if kinds.isEmpty {
+        if ownTraces {
+            // One's own traces, tuned as the kind named (its budgets) or as a kind of their own.
             let sources = try traceSet.sources().map { TraceSource(try TraceLoading.load($0)) }
+            let summary = "the traces given: \(sources.map(\.name).joined(separator: ", "))"
+            guard let kind = kinds.first else {
+                return [
+                    Workload(
+                        kind: "custom", summary: summary, sources: sources,
+                        request: try request(
+                            diskBudget: 64 << 20, smallestDisk: Tuner.smallestCapacity,
+                            smallestMemory: Tuner.smallestCapacity))
+                ]
+            }
             return [
                 Workload(
-                    kind: "custom", summary: "the traces given: \(sources.map(\.name).joined(separator: ", "))",
-                    sources: sources,
+                    kind: kind.rawValue, summary: summary, sources: sources,
                     request: try request(
-                        diskBudget: 64 << 20, smallestDisk: Tuner.smallestCapacity,
-                        smallestMemory: Tuner.smallestCapacity))
+                        diskBudget: kind.diskBudget, smallestDisk: kind.smallestDisk,
+                        smallestMemory: kind.smallestMemory))
             ]
         }
         return try kinds.map { kind in

@@ -98,8 +98,8 @@ struct BadInputTests {
             nil
         ),
         (
-            ["tune", "--kind", "endless-feed", "--scenario", "flinger"],
-            "give either --kind or --trace files or --scenario names, not more than one", nil
+            ["tune", "--kind", "endless-feed,long-list", "--scenario", "flinger"],
+            "--trace files and --scenario names are tuned as one kind: give one --kind, or none", nil
         ),
         (
             ["compare", "--policy", "lru,belady"],

@@ -152,6 +152,39 @@ enum ClientBenchmarks {
             return [trace]
         }
 
+        // Tune:endless-feed is `cachelab tune --kind endless-feed` on the first three days of
+        // feed-heavy-month: the kind's grid (disks from 1 MiB to 256 MiB, memory from 4 MiB to the
+        // iPhone SE 2's 161 MB), every policy a client can run, four disk lifetimes, each
+        // candidate a client replay of 100 KB photos in tiers of thousands: the default tune's
+        // costliest kind, where sampling policies walk sparse tables.
+        Benchmark(
+            "Tune:endless-feed",
+            configuration: .init(
+                metrics: [.wallClock, replaysPerSecond], units: [replaysPerSecond: .count],
+                warmupIterations: 0, maxDuration: .seconds(5), maxIterations: iterationCap ?? 3, thresholds: [:])
+        ) { benchmark, traces in
+            let kind = AppKind.endlessFeed
+            let request = Tuner.Request(
+                memoryBudget: Int(Double(DeviceProfile.iphoneSE2.ram) * 0.05), diskBudget: kind.diskBudget,
+                smallestDisk: kind.smallestDisk, smallestMemory: kind.smallestMemory)
+            var replays = 0
+            let start = ContinuousClock.now
+            for _ in benchmark.scaledIterations {
+                let recommendation = Tuner.tune(traces, request)
+                replays += recommendation.diskCandidates.count + recommendation.memoryCandidates.count
+                blackHole(recommendation)
+            }
+            let elapsed = ContinuousClock.now - start
+            benchmark.stopMeasurement()
+            benchmark.measurement(replaysPerSecond, Int(Double(replays) / seconds(elapsed)))
+        } setup: {
+            var scenario = ScrollScenario.named("feed-heavy-month")!
+            scenario.days = 3
+            var trace = scenario.makeTrace()
+            trace.name = "feed-heavy-3-days"
+            return [trace]
+        }
+
         // Live:weekly-returner is `cachelab run --mode live` on the committed weekly-returner
         // trace, in process: the fixture server started, every request through the real pipeline
         // (memory, SQLite disk, URLSession), relaunches included.

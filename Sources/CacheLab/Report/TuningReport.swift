@@ -30,12 +30,15 @@ public enum TuningReport {
         func names(_ candidates: [Tuner.Candidate]) -> String {
             "[" + candidates.map { quoted($0.tier.policy.rawValue) }.joined(separator: ", ") + "]"
         }
-        let matters = answer.policyMatters.map { worth in
+        // At one disk size: the best disk-only client and LRU's (its best lifetime).
+        func worthJSON(_ worth: TuningAnswer.PolicyWorth) -> String {
             """
             {"capacity_bytes": \(worth.capacity), "best": \(quoted(worth.best.tier.policy.rawValue)), \
-            "best_bytes_downloaded": \(worth.best.bytesDownloaded), "lru_bytes_downloaded": \(worth.lru.bytesDownloaded)}
+            "best_bytes_downloaded": \(worth.best.bytesDownloaded), "lru_bytes_downloaded": \(worth.lru.bytesDownloaded), \
+            "lru_ttl_s": \(ttlSeconds(worth.lru.tier))}
             """
         }
+        let matters = answer.policyMatters.map(worthJSON)
         let lru = answer.policyWorth.first { $0.capacity == recommendation.disk.tier.capacity }
         let presets = zip(answer.atOwnBudget.dropFirst(), answer.atRecommendedSize).map { own, resized in
             """
@@ -63,7 +66,7 @@ public enum TuningReport {
             "pinned_disk_peak_bytes": \(expected.pinnedDiskPeak)},
                   "disk_ties": \(names(answer.diskTies)),
                   "memory_ties": \(names(answer.memoryTies)),
-                  "lru_at_disk": \(lru.map { "{\"bytes_downloaded\": \($0.lru.bytesDownloaded), \"ttl_s\": \(ttlSeconds($0.lru.tier))}" } ?? "null"),
+                  "lru_at_disk": \(lru.map(worthJSON) ?? "null"),
                   "policy_matters": [\(matters.map { "\n        " + $0 }.joined(separator: ","))\(matters.isEmpty ? "" : "\n      ")],
                   "presets": [\(presets.map { "\n        " + $0 }.joined(separator: ","))
                   ]

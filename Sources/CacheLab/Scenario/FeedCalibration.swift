@@ -120,7 +120,7 @@ public struct FeedCalibration: Sendable {
     /// default disk cache (80 MiB, `kDefaultCacheSize`), losing it at the rate fitted to
     /// Albrecht's empty caches.
     public static let facebook: FeedCalibration = {
-        var scenario = ScrollScenario.named("feed-population")!
+        var scenario = ScrollScenario.feedPopulation
         scenario.list = .webPage
         return FeedCalibration(scenario: scenario, browserCache: 80 << 20, lossesPerHour: fittedLossesPerHour)
     }()

@@ -1,5 +1,6 @@
 import CacheEngine
 import ClientModel
+import Foundation
 import Testing
 
 @testable import CacheLab
@@ -107,5 +108,17 @@ struct FeedTests {
         }
         // A CDN's view (thirty people sharing one cache) is no app's: no kind tunes on it
         #expect(!AppKind.allCases.contains { $0.scenarioNames.contains("mixed-population") })
+    }
+}
+
+extension FeedTests {
+    @Test func theWorkloadsArticleShowsTheCalibrationAsMeasured() throws {
+        // Tests/CacheLabTests/Scenario/FeedTests.swift is four levels below the repository's root
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/CacheLab/CacheLab.docc/Workloads.md"), encoding: .utf8)
+        let rows = FeedCalibration.facebook.rows(FeedCalibration.facebook.measure())
+        #expect(article.contains(CalibrationReport.markdown(rows)))
     }
 }
