@@ -80,7 +80,7 @@ public struct FeedCalibration: Sendable {
                 figure: "seconds a visit", source: "IDC for Facebook, 2013 (2 min 22 s)", published: 142,
                 ours: aggregates.secondsPerVisit, tolerance: 10, isShare: false, role: .set),
             Row(
-                figure: "seconds a card is on screen", source: "Facebook IQ, 2016 (mobile)", published: 1.7,
+                figure: "seconds a card is on screen", source: "Facebook ad research, 2016 (Adweek)", published: 1.7,
                 ours: aggregates.secondsPerCard, tolerance: 0.15, isShare: false, role: .set),
             Row(
                 figure: "share of the feed's stories read", source: "Backstrom (Facebook), 2013", published: 0.57,
