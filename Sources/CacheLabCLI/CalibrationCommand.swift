@@ -74,15 +74,7 @@ struct CalibrationCommand: ParsableCommand {
     }
 
     func browserBytes() throws -> Int? {
-        guard let browserCache else { return nil }
-        do {
-            guard case .absolute(let bytes) = try CapacitySpec(parsing: browserCache), bytes > 0 else {
-                throw ValidationError("--browser-cache is a size, e.g. 80MiB")
-            }
-            return bytes
-        } catch let error as QuantityError {
-            throw ValidationError("--browser-cache: \(error)")
-        }
+        try browserCache.map { try ListOptions.size($0, option: "--browser-cache") }
     }
 
     func run() throws {

@@ -101,6 +101,12 @@ struct BadInputTests {
             ["tune", "--kind", "endless-feed,long-list", "--scenario", "flinger"],
             "--trace files and --scenario names are tuned as one kind: give one --kind, or none", nil
         ),
+        (["trace", "calibration", "--mix", "1,2"], "--mix is three shares of at least 0, not all 0", nil),
+        (["trace", "calibration", "--losses-per-hour=-1"], "--losses-per-hour is a rate of at least 0", nil),
+        (
+            ["trace", "generate", "--scenario", "feed-heavy-month", "--revisit-share", "1"],
+            "--revisit-share is a share in [0, 1)", nil
+        ),
         (
             ["compare", "--policy", "lru,belady"],
             "belady is not ranked: Belady's optimum runs on every trace as the ceiling", nil
