@@ -13,23 +13,31 @@ enum Checksum {
         Int64(bitPattern: bytes.withUnsafeBytes { xxh64($0) })
     }
 
+    /// The checksum of `bytes` stored under `key`: XXH64 of the bytes seeded with XXH64 of the
+    /// key's UTF-8, so a row verifies only for the key it was stored under (schema 6).
+    static func stored(_ bytes: [UInt8], key: String) -> Int64 {
+        var key = key
+        let seed = key.withUTF8 { xxh64(UnsafeRawBufferPointer($0)) }
+        return Int64(bitPattern: bytes.withUnsafeBytes { xxh64($0, seed: seed) })
+    }
+
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
     private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
     private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
-    /// XXH64 of `bytes` with seed 0.
-    static func xxh64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    /// XXH64 of `bytes` with `seed` (0 by default).
+    static func xxh64(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let count = bytes.count
         var offset = 0
         var hash: UInt64
         if count >= 32 {
             // Four lanes of one word each per 32-byte stripe: four multiplies in flight at once.
-            var lane1 = prime1 &+ prime2
-            var lane2 = prime2
-            var lane3: UInt64 = 0
-            var lane4 = 0 &- prime1
+            var lane1 = seed &+ prime1 &+ prime2
+            var lane2 = seed &+ prime2
+            var lane3 = seed
+            var lane4 = seed &- prime1
             while offset &+ 32 <= count {
                 lane1 = round(lane1, word(bytes, offset))
                 lane2 = round(lane2, word(bytes, offset &+ 8))
@@ -43,7 +51,7 @@ enum Checksum {
             hash = merge(hash, lane3)
             hash = merge(hash, lane4)
         } else {
-            hash = prime5
+            hash = seed &+ prime5
         }
         hash &+= UInt64(count)
         // The tail: words, then at most one half-word, then single bytes.

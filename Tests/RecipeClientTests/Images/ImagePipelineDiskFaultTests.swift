@@ -58,7 +58,7 @@ struct ImagePipelineDiskFaultTests {
                 // Given a store with three images that a newer build has since marked as its own
                 let urls = try await Self.storeEarlierLaunch(path: path, server: server, count: 3)
                 let newer = DiskStore.schemaVersion + 1
-                try SQLiteDatabase(path: path).setUserVersion(newer)
+                try Self.markSchema(newer, path: path)
 
                 // When a pipeline of this build opens it, then it is refused, or run without
                 #expect(throws: StoreError.newerSchema(path: path, found: newer, supported: DiskStore.schemaVersion)) {
@@ -72,12 +72,20 @@ struct ImagePipelineDiskFaultTests {
                 #expect(try await pipeline.image(for: urls[0], at: 11).source == .network)
 
                 // Then the newer build finds its three images as it left them
-                try SQLiteDatabase(path: path).setUserVersion(DiskStore.schemaVersion)
+                try Self.markSchema(DiskStore.schemaVersion, path: path)
                 let store = try DiskStore(path: path)
                 #expect(try store.entries().map(\.url).sorted() == urls.sorted())
                 #expect(try store.verifyAll().removedURLs.isEmpty)
             }
         }
+    }
+
+    /// Marks a store as a build of schema `version` does: in the header and in the settings table.
+    static func markSchema(_ version: Int, path: String) throws {
+        let database = try SQLiteDatabase(path: path)
+        try database.prepare("UPDATE settings SET value = ?1 WHERE name = 'schema_version'")
+            .execute(.integer(Int64(version)))
+        try database.setUserVersion(version)
     }
 
     /// Ways a store can stop taking writes while it still reads.

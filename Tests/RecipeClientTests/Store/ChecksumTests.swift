@@ -28,6 +28,26 @@ struct ChecksumTests {
         #expect(Self.xxh64(Self.pattern(count)) == expected)
     }
 
+    // Reference values from `xxhash.xxh64(data, seed=0x123456789abcdef0)`: the seed enters the four
+    // lanes and the short path alike.
+    @Test(
+        arguments: [
+            (0, 0x7fef_5b0c_3167_77ed), (3, 0x2576_77d3_5b1f_af7f), (8, 0xa591_81f1_9d10_d83d),
+            (33, 0xc360_86e7_0eda_f8c4), (100, 0xb54e_c29e_0056_c27e),
+        ] as [(Int, UInt64)])
+    func isXXH64WithASeed(count: Int, expected: UInt64) {
+        let hash = Self.pattern(count).withUnsafeBytes { Checksum.xxh64($0, seed: 0x1234_5678_9abc_def0) }
+        #expect(hash == expected)
+    }
+
+    @Test func anImagesChecksumHoldsOnlyForTheKeyItWasStoredUnder() {
+        let bytes = Self.pattern(1_000)
+        let stored = Checksum.stored(bytes, key: "https://recipes.example/photos/a/large.jpg")
+        #expect(stored == Checksum.stored(bytes, key: "https://recipes.example/photos/a/large.jpg"))
+        #expect(stored != Checksum.stored(bytes, key: "https://recipes.example/photos/b/large.jpg"))
+        #expect(stored != Checksum.stored(bytes))
+    }
+
     @Test func isXXH64OfALargeBody() {
         // 100,003 bytes `(i * 7 + 3) mod 256`: 3,125 stripes and a tail of three bytes.
         let bytes = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }

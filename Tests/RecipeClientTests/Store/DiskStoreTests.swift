@@ -220,6 +220,48 @@ struct DiskStoreTests {
         }
     }
 
+    @Test func aRowUnderAnotherURLIsNotServedAndTheURLLoadsAgain() throws {
+        try StoreFixtures.withStorePath { path in
+            // Given two photos whose rows have swapped URLs behind the store's back (as a damaged
+            // index or row header can make them), with their own bytes and checksums
+            let store = try DiskStore(path: path)
+            for number in 1...2 {
+                try store.put(url: StoreFixtures.url(number), bytes: StoreFixtures.image(UInt64(number)), at: 1)
+            }
+            let database = try SQLiteDatabase(path: path)
+            try database.execute(
+                "UPDATE images SET url = CASE url WHEN '\(StoreFixtures.url(1))' THEN 'swap' ELSE url END")
+            try database.execute(
+                "UPDATE images SET url = '\(StoreFixtures.url(1))' WHERE url = '\(StoreFixtures.url(2))'")
+            try database.execute("UPDATE images SET url = '\(StoreFixtures.url(2))' WHERE url = 'swap'")
+
+            // When each URL is read, then neither serves the other's photo: both miss, counted
+            for number in 1...2 {
+                #expect(try store.get(url: StoreFixtures.url(number), at: 2) == nil)
+            }
+            #expect(store.corruptionsFound == 2)
+            // And each loads again once downloaded
+            try store.put(url: StoreFixtures.url(1), bytes: StoreFixtures.image(1), at: 3)
+            #expect(try store.get(url: StoreFixtures.url(1), at: 4) == StoreFixtures.image(1))
+        }
+    }
+
+    @Test func aDamagedVersionInTheHeaderIsSetRightAndTheImagesKept() throws {
+        try StoreFixtures.withStorePath { path in
+            // Given a store whose header's version a flipped byte has changed (the settings table
+            // still records this build's)
+            do {
+                let store = try DiskStore(path: path)
+                try store.put(url: StoreFixtures.url(1), bytes: StoreFixtures.image(1), at: 1)
+            }
+            try SQLiteDatabase(path: path).setUserVersion(DiskStore.schemaVersion | 0x4000)
+            // When it is opened, then it is this build's store again, with its image
+            let store = try DiskStore(path: path)
+            #expect(try SQLiteDatabase(path: path).userVersion() == DiskStore.schemaVersion)
+            #expect(try store.get(url: StoreFixtures.url(1), at: 2) == StoreFixtures.image(1))
+        }
+    }
+
     @Test func verifyAllRemovesEveryCorruptRowAndKeepsTheRest() throws {
         try StoreFixtures.withStorePath { path in
             let store = try DiskStore(path: path)
