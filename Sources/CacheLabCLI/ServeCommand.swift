@@ -19,8 +19,9 @@ struct ServeCommand: AsyncParsableCommand {
                                                --relative-photo-paths)
               GET  /recipes-malformed.json     the list, "name" gone from 3 recipes
               GET  /recipes-empty.json         {"recipes": []}
-              GET  /photos/<folder>/small.jpg  JPEG-like bytes of the photo's size,
-              GET  /photos/<folder>/large.jpg  the same for the same --seed
+              GET  /photos/<folder>/small.jpg  a JPEG of one colour, 150x150 (700x700
+              GET  /photos/<folder>/large.jpg  large) at the photo's byte size, the same
+                                               for the same --seed
               GET  /                           the list as a web page: a row per recipe,
                                                its small photo as <img loading="lazy">
               GET  /recipes/<uuid>             a recipe's page with its large photo

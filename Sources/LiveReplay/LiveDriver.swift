@@ -77,7 +77,9 @@ final class LiveDriver {
     private func open(at now: Int64) throws -> ImagePipeline {
         try ImagePipeline(
             client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expectedCount,
-            recorder: options.recorder, favourites: favourites)
+            recorder: options.recorder, favourites: favourites,
+            // Images are costed by the trace's pixel sizes, as the simulator costs them.
+            decoder: nil)
     }
 
     // MARK: Issuing requests

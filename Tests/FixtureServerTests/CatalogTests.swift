@@ -102,24 +102,6 @@ import Testing
         #expect(bytes != PhotoBody.bytes(of: photo, seed: 2))
     }
 
-    @Test(arguments: [22, 23, 29, 30, 31, 9_959, 100_003])
-    func photoBodiesAreTheHeaderTheSeededFillerAndTheEndMarker(size: Int) {
-        // The filler by its definition: each SplitMix64 word of the seed and the path, low byte
-        // first, FF written as FE, up to the end marker.
-        let photo = FixtureCatalog.Photo(folder: "f", file: "large.jpg", size: size, isLarge: true)
-        var random = SplitMix64(seed: StableHash.fnv1a("f/large.jpg", seed: 3))
-        var expected = PhotoBody.header
-        while expected.count < size - 2 {
-            var word = random.next()
-            for _ in 0..<min(8, size - 2 - expected.count) {
-                expected.append(UInt8(truncatingIfNeeded: word) == 0xFF ? 0xFE : UInt8(truncatingIfNeeded: word))
-                word >>= 8
-            }
-        }
-        expected += [0xFF, 0xD9]
-        #expect(PhotoBody.bytes(of: photo, seed: 3) == expected)
-    }
-
     @Test func faultRatesSpreadEvenlyAndDrawInOrder() {
         let rates = FaultRates.spread(0.5, over: [.reset, .serverError])
         #expect(rates.rates == [.serverError: 0.25, .reset: 0.25])

@@ -166,7 +166,7 @@ struct LiveFaultTests {
             let urls = paths.map { faulty.baseURL + $0 }
             let client = ClientConfiguration(
                 name: "lru-lru", memory: TierConfiguration(policy: .lru, capacity: 2_000_000),
-                disk: TierConfiguration(policy: .lru, capacity: 2_000_000))
+                disk: TierConfiguration(policy: .lru, capacity: 2_000_000), memoryCost: .encoded)
             let path = directory + "/images.sqlite"
             let pipeline = try ImagePipeline(
                 client: client, diskPath: path, downloader: URLSessionImageDownloader(timeout: 5), at: 0)

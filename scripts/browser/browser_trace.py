@@ -153,12 +153,23 @@ def main():
                 driver.save_screenshot(arguments.screenshot)
                 screenshot_taken = True
         time.sleep(0.5)
+        # Every photo the page loaded must be an image the browser can draw.
+        drawn, broken = driver.execute_script(
+            "const loaded = Array.from(document.images).filter(i => i.complete && i.currentSrc);"
+            "return [loaded.filter(i => i.naturalWidth > 0).length,"
+            "        loaded.filter(i => i.naturalWidth === 0).map(i => i.currentSrc)];")
+        measured["images_drawn"] = drawn
+        measured["images_not_drawn"] = broken
     finally:
         driver.quit()
         server.send_signal(signal.SIGINT)
         server.wait(timeout=30)
     measured["exit"] = server.returncode
     print(json.dumps(measured))
+    if measured["images_not_drawn"] or measured["images_drawn"] == 0:
+        print(f"{len(measured['images_not_drawn'])} photos the browser could not draw, {measured['images_drawn']} drawn",
+              file=sys.stderr)
+        return 1
     return 0 if server.returncode == 0 else 1
 
 

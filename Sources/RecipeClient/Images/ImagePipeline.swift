@@ -9,7 +9,7 @@ import ClientModel
 /// - **Tiers.** A lookup tries the memory tier, then the disk tier; a disk hit is copied into
 ///   memory; a download is stored on disk, then in memory. Either tier may be absent. Both are
 ///   CacheLab engines under any `PolicyKind` (`ClientConfiguration` says which and how big).
-/// - **Request order.** Every request takes a ticket when it is made (`request(_:at:)`), and the
+/// - **Request order.** Every request takes a ticket when it is made, and the
 ///   pipeline carries out the requests' cache operations — lookups, promotions, insertions and
 ///   the evictions they cause — strictly in ticket order. Downloads do not wait: a request for an
 ///   image that no tier holds starts its download when it is made, while earlier requests are
@@ -32,8 +32,12 @@ import ClientModel
 ///   while a download of its URL is under way, and served by a tier, is a delayed hit
 ///   (`RequestOutcome.delayed`): it waited for that download, as the simulator's does.
 /// - **Cancellation.** Cancelling a request's task gives it `CancellationError` and cancels its
-///   download; its turn is skipped. Every request made must be loaded (`image(for:)`), or the
-///   ones after it wait forever.
+///   download; its turn is skipped.
+/// - **No request left behind.** An app asks with `image(for:at:)`, which makes the request and
+///   loads it in one call, so no request can be made and forgotten, holding up the ones after it.
+///   The two steps apart — `request(_:at:)`, then `earlyImage(for:)` and `imageInTurn(for:)` — are
+///   the live replay's, which issues requests in trace order from one task and loads each in
+///   another; they are `package`, not public.
 /// - **Integrity.** Only whole images are stored (`ImageDownloading` checks status, length and
 ///   format); a tier never serves bytes that fail its check. A failed download stores nothing and
 ///   reaches its request as its error.
@@ -62,14 +66,14 @@ public actor ImagePipeline {
         public let source: RequestOutcome
     }
 
-    /// A request with its place in line; make it with `request(_:at:)`, load it with `image(for:)`.
-    public struct Request: Sendable, Hashable {
-        public let url: String
-        public let time: Int64
+    /// A request with its place in line; made by `request(_:at:)`, loaded by `image(for:)`.
+    package struct Request: Sendable, Hashable {
+        package let url: String
+        package let time: Int64
         /// The image's pixels (packed `PixelSize`), when the app knows them; 0 otherwise.
-        public let pixels: UInt32
+        package let pixels: UInt32
         /// Made while a download of its URL was under way: served by it, it is a delayed hit.
-        public let delayed: Bool
+        package let delayed: Bool
         let ticket: Int
     }
 
@@ -143,6 +147,8 @@ public actor ImagePipeline {
     private let memory: (any ImageTier)?
     private let disk: (any ImageTier)?
     private let downloader: any ImageDownloading
+    // Reads the pixel size of an image the request gave none for, when memory costs bitmaps.
+    private let decoder: (any ImageDecoding)?
     /// Records each served request, in ticket order (nil: no recording).
     private let recorder: TraceRecorder?
     public private(set) var stats = Stats()
@@ -203,17 +209,20 @@ public actor ImagePipeline {
     ///     tier as it stores them (the disk's pins persist on their own, and a disk row pinned
     ///     for a photo not among them is unpinned). `nil` keeps the disk's pins as they are.
     ///   - recorder: records each request as a trace line, when given.
+    ///   - decoder: tells an image's pixel size when a request gives none and the memory tier
+    ///     costs decoded bitmaps (`MemoryCost.decoded`); nil costs such an image by its encoded
+    ///     bytes, as the simulator does for a trace without pixel sizes (a replay's choice).
     /// - Throws: `PolicyError.needsFuture` if a tier's policy needs the future (Belady);
     ///   `StoreError` if the disk file cannot be opened and `ifDiskFails` is `.fail`.
     public init(
         client: ClientConfiguration = .recommended, diskPath: String?, downloader: any ImageDownloading, at now: Int64,
         expectedCount: Int = 1_024, ifDiskFails: DiskFailure = .fail, recorder: TraceRecorder? = nil,
-        favourites: Set<String>? = nil
+        favourites: Set<String>? = nil, decoder: (any ImageDecoding)? = ImageHeaderDecoder()
     ) throws {
         guard client.diskLimits != nil else {
             try self.init(
                 client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
-                recorder: recorder, favourites: favourites)
+                recorder: recorder, favourites: favourites, decoder: decoder)
             return
         }
         guard let diskPath else { preconditionFailure("ImagePipeline: the client has a disk tier but no disk path") }
@@ -223,12 +232,12 @@ public actor ImagePipeline {
         } catch let problem as StoreError where ifDiskFails == .runMemoryOnly {
             try self.init(
                 client: client, store: nil, downloader: downloader, at: now, expectedCount: expectedCount,
-                diskProblem: problem, recorder: recorder, favourites: favourites)
+                diskProblem: problem, recorder: recorder, favourites: favourites, decoder: decoder)
             return
         }
         try self.init(
             client: client, store: store, downloader: downloader, at: now, expectedCount: expectedCount,
-            recorder: recorder, favourites: favourites)
+            recorder: recorder, favourites: favourites, decoder: decoder)
     }
 
     /// Opens the client's tiers with its disk tier on `store`, already open (nil: no disk tier, or
@@ -236,7 +245,7 @@ public actor ImagePipeline {
     public init(
         client: ClientConfiguration = .recommended, store: DiskStore?, downloader: any ImageDownloading, at now: Int64,
         expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil,
-        favourites: Set<String>? = nil
+        favourites: Set<String>? = nil, decoder: (any ImageDecoding)? = ImageHeaderDecoder()
     ) throws {
         try client.requireOnline()
         self.client = client
@@ -254,6 +263,7 @@ public actor ImagePipeline {
         }
         self.diskProblem = client.diskLimits == nil ? nil : diskProblem
         self.downloader = downloader
+        self.decoder = client.memoryCost == .decoded ? decoder : nil
         self.recorder = recorder
         self.wanted = favourites ?? []
     }
@@ -267,7 +277,7 @@ public actor ImagePipeline {
     ///   - now: milliseconds since 1970.
     ///   - pixels: the image's size in pixels when the app knows it (packed `PixelSize`): a memory
     ///     tier costing decoded bitmaps charges by it.
-    public func request(_ url: String, at now: Int64, pixels: UInt32 = 0) -> Request {
+    package func request(_ url: String, at now: Int64, pixels: UInt32 = 0) -> Request {
         let ticket = nextTicket
         nextTicket += 1
         let delayed = downloading[url] != nil
@@ -281,9 +291,18 @@ public actor ImagePipeline {
         return Request(url: url, time: now, pixels: pixels, delayed: delayed, ticket: ticket)
     }
 
-    /// Loads `url` as a request made now (`request(_:at:)`, then `image(for:)`).
-    public func image(for url: String, at now: Int64) async throws -> LoadedImage {
-        try await image(for: request(url, at: now))
+    /// Loads the image at `url`: from memory at once when it holds it, else from disk or the
+    /// network in the request's turn (see the rules above).
+    ///
+    /// - Parameters:
+    ///   - url: the photo's address, its key in every tier.
+    ///   - now: milliseconds since 1970.
+    ///   - pixels: the image's size in pixels when the app knows it (packed `PixelSize`): a memory
+    ///     tier costing decoded bitmaps charges by it.
+    /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
+    ///   was cancelled, `StoreError` when the disk fails on a read.
+    public func image(for url: String, at now: Int64, pixels: UInt32 = 0) async throws -> LoadedImage {
+        try await image(for: request(url, at: now, pixels: pixels))
     }
 
     /// Loads the image of `request`: at once when the memory tier holds it (`earlyImage(for:)`),
@@ -291,7 +310,7 @@ public actor ImagePipeline {
     ///
     /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
     ///   was cancelled, `StoreError` when the disk fails on a read.
-    public func image(for request: Request) async throws -> LoadedImage {
+    package func image(for request: Request) async throws -> LoadedImage {
         guard let early = earlyImage(for: request) else { return try await imageInTurn(for: request) }
         // The turn still runs: it makes the lookup the simulator makes. The app has its image, so
         // what that turn meets (an eviction since, a download failing) is only counted.
@@ -303,7 +322,7 @@ public actor ImagePipeline {
     /// holds it now (read without telling the policy), and the request has not been cancelled and
     /// its turn has not come; `nil` otherwise. Either way the request must still be loaded in its
     /// turn, `imageInTurn(for:)`, which a replay awaits for the outcome the simulator gives.
-    public func earlyImage(for request: Request) -> LoadedImage? {
+    package func earlyImage(for request: Request) -> LoadedImage? {
         guard request.ticket > turn, !Task.isCancelled, let bytes = memory?.peek(request.url, at: request.time)
         else { return nil }
         return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
@@ -313,7 +332,7 @@ public actor ImagePipeline {
     ///
     /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
     ///   was cancelled, `StoreError` when the disk fails on a read.
-    public func imageInTurn(for request: Request) async throws -> LoadedImage {
+    package func imageInTurn(for request: Request) async throws -> LoadedImage {
         let ticket = request.ticket
         if Task.isCancelled {
             abandon(ticket)
@@ -424,26 +443,35 @@ public actor ImagePipeline {
         let url = request.url
         let now = request.time
         if let bytes = try memory?.value(forKey: url, at: now) {
-            record(url, size: bytes.count, source: .memory, at: now, pixels: request.pixels)
+            record(url, size: bytes.count, source: .memory, at: now, pixels: pixels(of: bytes, for: request))
             return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
         }
         if let bytes = try disk?.value(forKey: url, at: now) {
-            try store(bytes, url, in: memory, at: now, pixels: request.pixels)
-            record(url, size: bytes.count, source: .disk, at: now, pixels: request.pixels)
+            let pixels = pixels(of: bytes, for: request)
+            try store(bytes, url, in: memory, at: now, pixels: pixels)
+            record(url, size: bytes.count, source: .disk, at: now, pixels: pixels)
             return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .disk)
         }
         // Not started early (a tier held the image when it was made, or an earlier request
         // wanted it), or started and the image is still in no tier: download it now.
         if downloads[ticket] == nil { startDownload(url, for: ticket) }
         let bytes = try await downloads[ticket]!.task.value
+        let pixels = pixels(of: bytes, for: request)
         do {
-            try store(bytes, url, in: disk, at: now, pixels: request.pixels)
+            try store(bytes, url, in: disk, at: now, pixels: pixels)
         } catch {
             stats.diskWriteFailures += 1
         }
-        try store(bytes, url, in: memory, at: now, pixels: request.pixels)
-        record(url, size: bytes.count, source: .network, at: now, pixels: request.pixels)
+        try store(bytes, url, in: memory, at: now, pixels: pixels)
+        record(url, size: bytes.count, source: .network, at: now, pixels: pixels)
         return LoadedImage(bytes: bytes, source: .network)
+    }
+
+    // The pixels (packed `PixelSize`) the request gave, else the decoder's reading of `bytes`,
+    // else 0 (unknown).
+    private func pixels(of bytes: [UInt8], for request: Request) -> UInt32 {
+        guard request.pixels == 0, let size = decoder?.pixelSize(of: bytes) else { return request.pixels }
+        return size.packed
     }
 
     private func record(

@@ -10,9 +10,10 @@ import Testing
 enum ImageFixtures {
     /// A client with an LRU memory tier and an LRU disk tier of these capacities (bytes).
     static func makeClient(memory: Int = 1_000_000, disk: Int = 1_000_000) -> ClientConfiguration {
+        // Memory costs the images' encoded bytes, so each test's capacities count what it serves.
         ClientConfiguration(
             name: "test", memory: TierConfiguration(policy: .lru, capacity: memory),
-            disk: TierConfiguration(policy: .lru, capacity: disk))
+            disk: TierConfiguration(policy: .lru, capacity: disk), memoryCost: .encoded)
     }
 
     /// A pipeline for `client` over the store file at `path`, downloading with URLSession.
