@@ -7,7 +7,11 @@ enum ListOptions {
     /// `lru,arc` or `all` (every policy, or with `onlineOnly` every one a real client can run).
     static func policies(_ text: String, onlineOnly: Bool = false) throws -> [PolicyKind] {
         if text.lowercased() == "all" { return onlineOnly ? PolicyKind.online : PolicyKind.allCases }
-        return try items(text, option: "--policy").map { try PolicyKind.named($0) }
+        let kinds = try items(text, option: "--policy").map { try PolicyKind.named($0) }
+        if let twice = kinds.first(where: { kind in kinds.count { $0 == kind } > 1 }) {
+            throw ValidationError("--policy names \(twice.rawValue) twice")
+        }
+        return kinds
     }
 
     /// The items of a comma-separated list, trimmed: an empty one (`lru,,sieve`, `,`) is refused
@@ -18,6 +22,9 @@ enum ListOptions {
             throw ValidationError(
                 items.count == 1 || items.allSatisfy(\.isEmpty)
                     ? "\(option) names nothing" : "\(option) has an empty item in '\(text)'")
+        }
+        if let twice = items.first(where: { item in items.count { $0.lowercased() == item.lowercased() } > 1 }) {
+            throw ValidationError("\(option) names \(twice) twice in '\(text)'")
         }
         return items
     }

@@ -19,9 +19,8 @@ enum OutputPath {
         let parent = folder.isEmpty ? "." : folder
         guard exists(parent) else { throw ValidationError("\(option) \(path): the folder \(parent) does not exist") }
         guard isDirectory(parent) else { throw ValidationError("\(option) \(path): \(parent) is a file, not a folder") }
-        guard access(parent, W_OK) == 0 else {
-            throw ValidationError(
-                "\(option) \(path): cannot write into \(parent) (\(String(cString: strerror(errno))))")
+        if let reason = cannotCreate(in: parent) {
+            throw ValidationError("\(option) \(path): cannot write into \(parent) (\(reason))")
         }
     }
 
@@ -30,8 +29,8 @@ enum OutputPath {
     static func checkFolder(_ path: String, option: String) throws {
         if exists(path) {
             guard isDirectory(path) else { throw ValidationError("\(option) \(path) is a file, not a folder") }
-            guard access(path, W_OK) == 0 else {
-                throw ValidationError("\(option) \(path): cannot write into it (\(String(cString: strerror(errno))))")
+            if let reason = cannotCreate(in: path) {
+                throw ValidationError("\(option) \(path): cannot write into it (\(reason))")
             }
             return
         }
@@ -41,10 +40,20 @@ enum OutputPath {
         guard isDirectory(existing) else {
             throw ValidationError("\(option) \(path): \(existing) is a file, not a folder")
         }
-        guard access(existing, W_OK) == 0 else {
-            throw ValidationError(
-                "\(option) \(path): cannot create it in \(existing) (\(String(cString: strerror(errno))))")
+        if let reason = cannotCreate(in: existing) {
+            throw ValidationError("\(option) \(path): cannot create it in \(existing) (\(reason))")
         }
+    }
+
+    /// Why a file cannot be created in `folder`, or nil when one can: found by creating one and
+    /// removing it (the permission bits do not tell root, nor a file system like /proc).
+    private static func cannotCreate(in folder: String) -> String? {
+        let probe = folder + "/.cachelab-write-check-\(getpid())"
+        let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        close(descriptor)
+        unlink(probe)
+        return nil
     }
 
     private static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }

@@ -160,8 +160,10 @@ struct ServeCommand: AsyncParsableCommand {
                 ?? "\(server.catalog.recipes.count) recipes"
             Output.status("serving \(what) at \(server.baseURL) (Ctrl-C to stop)")
             try await server.waitUntilStopped()
+        } catch let error as FixtureServerError {
+            throw CLIError("\(error)")
         } catch {
-            throw CLIError("cannot serve: \(error)")
+            throw CLIError("cannot serve on \(host):\(port): \(error)")
         }
         if let recording { try await recording.finish() }
     }

@@ -86,18 +86,21 @@ struct TuneCommand: AsyncParsableCommand {
     var diskBudget: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How many more bytes than the fewest any candidate downloads a pick may cost, as a share (0.05 = 5 % more); disk policies this close at the chosen size tie.",
             valueName: "ratio"))
     var bytesMargin = 0.05
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How far above the lowest p95 latency any candidate reaches a pick's may be, in milliseconds.",
             valueName: "ms"))
     var latencyMargin = 0.5
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How many more requests than the best memory tier a pick may leave to the disk and the network, as a share (0.05 = 5 % more).",
             valueName: "ratio"))

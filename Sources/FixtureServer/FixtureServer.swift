@@ -3,6 +3,12 @@ import NIOCore
 import NIOPosix
 import ServiceLifecycle
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A fixture server running in this process, in a `ServiceGroup` of its own: start it, read its
 /// `baseURL`, stop it with a graceful shutdown.
 ///
@@ -39,8 +45,8 @@ public final class FixtureServer: Sendable {
     ///   - stopOnSignals: also shut down gracefully on SIGINT and SIGTERM (for `cachelab serve`).
     ///   - photoRequested: called with each catalog photo requested, in arrival order, before it
     ///     is answered (`cachelab serve --record`).
-    /// - Throws: `FixtureServerError` for a bad configuration or catalog; the bind error when the
-    ///   address is taken.
+    /// - Throws: `FixtureServerError` for a bad configuration or catalog, an address in use or one
+    ///   it cannot listen on.
     public static func start(
         configuration: FixtureConfiguration = FixtureConfiguration(), catalog: FixtureCatalog? = nil,
         clock: some Clock<Duration> = ContinuousClock(), stopOnSignals: Bool = false,
@@ -61,7 +67,14 @@ public final class FixtureServer: Sendable {
             try await group.run()
         }
         guard let port = await ports.first(where: { _ in true }) else {
-            try await running.value
+            do {
+                try await running.value
+            } catch let error as IOError {
+                let address = "\(configuration.host):\(configuration.port)"
+                throw error.errnoCode == EADDRINUSE
+                    ? FixtureServerError.addressInUse(address)
+                    : FixtureServerError.cannotListen(address, reason: String(cString: strerror(error.errnoCode)))
+            }
             throw FixtureServerError.stoppedBeforeListening
         }
         return FixtureServer(

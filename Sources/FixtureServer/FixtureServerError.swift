@@ -4,6 +4,8 @@ public enum FixtureServerError: Error, Equatable, CustomStringConvertible {
     case malformedCatalog(path: String, reason: String)
     case invalidConfiguration(String)
     case stoppedBeforeListening
+    case addressInUse(String)
+    case cannotListen(String, reason: String)
 
     public var description: String {
         switch self {
@@ -11,6 +13,9 @@ public enum FixtureServerError: Error, Equatable, CustomStringConvertible {
         case .malformedCatalog(let path, let reason): "the catalog \(path) is not a recipes.json: \(reason)"
         case .invalidConfiguration(let reason): "invalid fixture server configuration: \(reason)"
         case .stoppedBeforeListening: "the fixture server stopped before it started listening"
+        case .addressInUse(let address):
+            "cannot listen on \(address): the port is in use (another server?); give another --port, or 0 for any free one"
+        case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
         }
     }
 }

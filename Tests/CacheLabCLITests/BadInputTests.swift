@@ -6,14 +6,19 @@ import Testing
 /// leaves no output behind.
 @Suite("Bad input is refused before any work")
 struct BadInputTests {
-    /// Fills a scratch folder with a file, a 25-byte oracleGeneral trace and a folder holding a
-    /// recommendation made on other traces (as results/ holds the committed one); no `missing/`.
+    /// Fills a scratch folder with a file, a 25-byte oracleGeneral trace, a trace with a NUL byte
+    /// in a key, a text trace and a folder holding a recommendation made on other traces (as
+    /// results/ holds the committed one); no `missing/`.
     static func prepare(_ root: String) throws {
         let root = URL(fileURLWithPath: root)
         let tuned = root.appendingPathComponent("tuned")
         try FileManager.default.createDirectory(at: tuned, withIntermediateDirectories: true)
         try "not a folder\n".write(to: root.appendingPathComponent("file.txt"), atomically: true, encoding: .utf8)
         try Data(repeating: 7, count: 25).write(to: root.appendingPathComponent("short.oracleGeneral.bin"))
+        try "time,key,size\n1,a,100\n2,b\u{0}c,100\n".write(
+            to: root.appendingPathComponent("nul.csv"), atomically: true, encoding: .utf8)
+        try "time,key,size\n1,a,100\n2,b,100\n3,c,100\n".write(
+            to: root.appendingPathComponent("text.csv"), atomically: true, encoding: .utf8)
         try #"{"traces": ["flinger"]}"#.write(
             to: tuned.appendingPathComponent("recommended-defaults.json"), atomically: true, encoding: .utf8)
     }
@@ -106,6 +111,21 @@ struct BadInputTests {
         (
             ["trace", "generate", "--scenario", "feed-heavy-month", "--revisit-share", "1"],
             "--revisit-share is a share in [0, 1)", nil
+        ),
+        (["run", "--policy", "lru,LRU"], "--policy names lru twice", nil),
+        (["run", "--capacity", "1MB,1MB"], "--capacity names 1MB twice in '1MB,1MB'", nil),
+        (["run", "--trace", "@/nul.csv"], "@/nul.csv:3: the key holds a NUL byte", nil),
+        (["run", "--out", "/proc/x.csv"], "--out /proc/x.csv: cannot write into /proc", nil),
+        (
+            ["compare", "--scenario", "daily-reader", "--policy", "lru", "--out-dir", "/proc/x"],
+            "--out-dir /proc/x: cannot create it in /proc", nil
+        ),
+        (["tune", "--bytes-margin", "-1"], "--bytes-margin is a share of at least 0", nil),
+        (["tune", "--memory-margin", "-1"], "--memory-margin", nil),
+        (
+            ["run", "--trace", "@/text.csv", "--trace-format", "oracle-general"],
+            "@/text.csv: record 1: the file begins with text ('time,key,size'), not oracleGeneral's 24-byte binary records",
+            nil
         ),
         (
             ["compare", "--policy", "lru,belady"],

@@ -59,7 +59,14 @@ struct CLITests {
         ("bad-number.csv", "time,key,size\n0,a,10\n1,b,1x\n", "bad-number.csv:3:"),
         ("missing-column.csv", "time,key,size\n0,a,10\n1,b\n", "missing-column.csv:3:"),
         ("empty.csv", "", "empty.csv"),
-        ("truncated.oracleGeneral.bin", String(repeating: "x", count: 30), "record 2 is truncated"),
+        // A record of one-byte fields among zeros (time 1, id 2, size 3), then 6 bytes of the next.
+        (
+            "truncated.oracleGeneral.bin",
+            "\u{1}\u{0}\u{0}\u{0}\u{2}" + String(repeating: "\u{0}", count: 7) + "\u{3}"
+                + String(repeating: "\u{0}", count: 11) + String(repeating: "x", count: 6),
+            "record 2 is truncated"
+        ),
+        ("text.oracleGeneral.bin", String(repeating: "x", count: 30), "record 1: the file begins with text"),
     ])
     func aMalformedTraceGivesOneLineNamingTheFileAndLine(name: String, contents: String, expected: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-cli-\(UUID())")

@@ -187,7 +187,12 @@ struct ServeCommandTests {
         // Then it fails at once, says why on stderr and prints no URL
         #expect(ended.reason == .exit && ended.status != 0)
         #expect(ended.stdout.isEmpty)
-        #expect(ended.stderr.contains("cannot serve"), "stderr: \(ended.stderr)")
+        let lines = ended.stderr.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+        #expect(
+            lines == [
+                "Error: cannot listen on 127.0.0.1:\(port): the port is in use (another server?); give another --port, or 0 for any free one"
+            ],
+            "stderr: \(ended.stderr)")
         let stopped = try await holder.terminate(within: .seconds(20))
         #expect(stopped.reason == .exit && stopped.status == 0)
     }

@@ -200,6 +200,9 @@ final class CachelabStream: RequestStream {
             throw .malformedLine(
                 file: file, line: number, reason: "key \(TraceReader.quoted(key, in: base)) holds a carriage return")
         }
+        guard memchr(base.baseAddress! + key.lowerBound, 0, key.count) == nil else {
+            throw .malformedLine(file: file, line: number, reason: "the key holds a NUL byte")
+        }
     }
 
     /// The event a line's `event` field names, or `nil` for a request (empty or `get`).

@@ -108,6 +108,22 @@ final class OracleGeneralStream: RequestStream {
             }
             tail += count
         }
+        if records == 0, leftover == 0 { try refuseText() }
         return true
+    }
+
+    // A file whose first record is all printable text is another format read as this one (a
+    // CSV given --trace-format oracle-general): say so, not that a record is truncated. A binary
+    // record's small integers always hold zero bytes.
+    private func refuseText() throws(TraceError) {
+        let start = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<Self.recordSize])
+        guard start.allSatisfy({ (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            return
+        }
+        let line = String(decoding: start.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+        throw .malformedRecord(
+            file: source.file, record: 1,
+            reason: "the file begins with text ('\(line)'), not oracleGeneral's 24-byte binary records; "
+                + "give its format (--trace-format cachelab, csv or txt), or leave it to the file's name")
     }
 }
