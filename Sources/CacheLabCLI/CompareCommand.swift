@@ -133,7 +133,7 @@ struct CompareCommand: AsyncParsableCommand {
         }
         try OutputPath.checkFolder(outDir, option: "--out-dir")
         try ComparisonFolder.check(outDir, traces: traces, force: force)
-        Output.status(
+        Output.detail(
             "comparing \(Report.counted(request.policies.count, "policy", plural: "policies")) × \(Report.counted(request.ttls.count, "lifetime")) × \(Report.counted(request.admissions.count, "admission filter")) on \(Report.counted(sources.count, "trace")): \(Report.counted(plan.cells.count, "replay")) (Belady's included), one pass per trace, on \(Report.counted(jobs.jobs, "core"))"
         )
         let results = plan.manifest.runs(try await Execution.sweep(plan, jobs: jobs, what: "compare"))

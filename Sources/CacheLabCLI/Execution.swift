@@ -20,7 +20,7 @@ enum Execution {
             throw CLIError(error)
         }
         bar.finish()
-        Output.status(
+        Output.detail(
             "\(what): "
                 + (summary?(outcome)
                     ?? timing(outcome, cells: plan.cells.count, workers: min(jobs.jobs, plan.cells.count))))
@@ -54,7 +54,7 @@ enum Execution {
             try plan.outputs(workers: jobs.jobs, observer: totals.observer(bar), statistics: statistics)
         }
         bar.finish()
-        Output.status("\(what): " + totals.line(workers: jobs.jobs))
+        Output.detail("\(what): " + totals.line(workers: jobs.jobs))
         return outputs
     }
 
@@ -77,7 +77,7 @@ enum Execution {
                 cells, workers: jobs.jobs, observer: totals.observer(bar), store: store, statistics: Self.describe)
         }
         bar.finish()
-        if outcome.tracesRead > 0 { Output.status("\(what): " + totals.line(workers: jobs.jobs)) }
+        if outcome.tracesRead > 0 { Output.detail("\(what): " + totals.line(workers: jobs.jobs)) }
         let present = store.present(of: plan.manifest)
         let next =
             present == plan.cells.count
@@ -89,7 +89,7 @@ enum Execution {
 
     /// The status line of a trace whose statistics a pass measured.
     @Sendable static func describe(_ name: String, _ statistics: TraceStatistics) {
-        Output.status(TraceLoading.describe(name, statistics))
+        Output.detail(TraceLoading.describe(name, statistics))
     }
 
     /// The trace's statistics: computed in place for a trace in memory, else by a pass over it.

@@ -6,12 +6,15 @@ struct JobOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Cores replaying at once; reading the trace has a thread of its own.",
+            "Cores replaying at once.",
             valueName: "n"))
     var jobs = ParallelSweep.defaultWorkers
 
-    @Flag(help: "No progress line, even on a terminal (there is none in a log or a pipe either way).")
+    @Flag(help: "No progress line, even on a terminal.")
     var noProgress = false
+
+    @Flag(help: "Timings on stderr in a pipe too.")
+    var verbose = false
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }

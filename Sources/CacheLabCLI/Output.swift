@@ -9,9 +9,19 @@ import CacheLab
 /// Where the CLI writes: results to stdout (or a file), everything else to stderr, so that
 /// `--format csv` output can be piped.
 enum Output {
+    /// A line the user needs: a warning, a verdict, a file written.
     static func status(_ line: String) {
         writeAll(line + "\n", to: STDERR_FILENO)
     }
+
+    /// A line about the work itself — the trace's shape, the replay's timing, what is under way —
+    /// shown on a terminal or with `--verbose`; a pipe or a log stays quiet.
+    static func detail(_ line: String) {
+        if showsDetails { status(line) }
+    }
+
+    /// Whether `detail` lines show: stderr is a terminal, or `--verbose` was given.
+    static let showsDetails = ProgressBar.onTerminal || CommandLine.arguments.contains("--verbose")
 
     /// Writes `text` to stderr as it is (a progress bar redrawing its line).
     static func raw(_ text: String) {

@@ -166,7 +166,7 @@ struct RunCommand: AsyncParsableCommand {
         if statistics == nil, request.needsStatistics {
             statistics = try await Execution.statistics(source, jobs: jobs)
         }
-        if let statistics { Output.status(TraceLoading.describe(source.name, statistics)) }
+        if let statistics { Output.detail(TraceLoading.describe(source.name, statistics)) }
         if mode == .live { return try await runLive(source, request, statistics) }
         let plan: RunRequest.Plan
         do { plan = try request.plan(on: source, statistics: statistics) } catch { throw CLIError("\(error)") }
@@ -210,7 +210,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         options.progress = { finished, total in
-            if finished % 10_000 == 0 { Output.status("  \(finished) of \(total) requests") }
+            if finished % 10_000 == 0 { Output.detail("  \(finished) of \(total) requests") }
         }
         let runs = try await LiveServer.verify(
             trace, clients: configurations, options: options, server: live.server,

@@ -17,7 +17,7 @@ enum TraceLoading {
             if Recording.isFolder(path) && format == nil && spec == nil {
                 // A recording's folder (`cachelab trace import` checks and merges it the same way).
                 let recording = try Recording.read(path: path)
-                Output.status(
+                Output.detail(
                     "read \(recording.trace.count) requests from the \(recording.parts.count) parts of the recording \(path)"
                 )
                 return TraceSource(recording.trace)
@@ -51,7 +51,7 @@ enum TraceLoading {
             var trace = try source.open().readAll()
             trace.name = source.name
             let seconds = Output.monotonicSeconds() - start
-            Output.status(
+            Output.detail(
                 "read \(Report.grouped(trace.count)) requests from \(source.name) in \(Report.decimal(seconds, places: 2)) s"
             )
             return trace

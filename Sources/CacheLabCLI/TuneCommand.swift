@@ -300,7 +300,7 @@ struct TuneCommand: AsyncParsableCommand {
         var answers: [TuningAnswer] = []
         for (index, workload) in workloads.enumerated() {
             let request = workload.request
-            Output.status(
+            Output.detail(
                 "tuning \(workload.kind) on \(Report.counted(workload.sources.count, "trace")): \(Report.counted(request.policies.count, "policy", plural: "policies")), \(Report.counted(request.diskTTLs.count, "disk lifetime")), \(Report.counted(Tuner.capacities(upTo: request.diskBudget, from: request.smallestDisk).count, "disk capacity", plural: "disk capacities")) and \(Report.counted(Tuner.capacities(upTo: request.memoryBudget, from: request.smallestMemory).count, "memory capacity", plural: "memory capacities"))"
             )
             let done = Double(index)
@@ -320,7 +320,7 @@ struct TuneCommand: AsyncParsableCommand {
                 })
         }
         bar.finish()
-        Output.status("tune: " + totals.line(workers: jobs.jobs))
+        Output.detail("tune: " + totals.line(workers: jobs.jobs))
 
         let command = Output.commandLine()
         try Directory.create(outDir)

@@ -45,7 +45,11 @@ struct CLITests {
         #expect(lines.count == 3)
         #expect(lines[0] == Substring(Report.csvHeader))
         #expect(lines[1].contains(",lru,") && lines[2].contains(",fifo,"))
-        #expect(output.stderr.contains("replayed"))  // status goes to stderr, never into the CSV
+        // Nothing on stderr in a pipe: the trace's shape and the timing only with --verbose
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        let verbose = try Binary.run(["run", "--policy", "lru,fifo", "--format", "csv", "--verbose"])
+        #expect(verbose.stdout == output.stdout)
+        #expect(verbose.stderr.contains("trace daily-reader") && verbose.stderr.contains("run: replayed"))
     }
 
     @Test func theBinaryPrintsATableByDefault() throws {
