@@ -79,6 +79,23 @@
         main.removeAll()
     }
 
+    /// Every slot held, small's then main's, the invariant checked, and `ghost`'s too.
+    @inlinable package func checkedSlots(ghost: GhostFIFO?) -> [Int32] {
+        ghost?.checkInvariants(name: "\(name).ghost")
+        return checkedSlots()
+    }
+
+    /// The keys (in `keys`) in the small queue and in main, oldest first (for tests).
+    @inlinable package func queueKeys(_ keys: SlotArray<UInt64>) -> (small: [UInt64], main: [UInt64]) {
+        (small.slots(in: links).map { keys[$0] }, main.slots(in: links).map { keys[$0] })
+    }
+
+    /// The hits `hits` counts for the entry of `key` (in `keys`), or nil if it is not held (for
+    /// tests).
+    @inlinable package func hitCount(of key: UInt64, keys: SlotArray<UInt64>, hits: SlotArray<Int>) -> Int? {
+        (small.slots(in: links) + main.slots(in: links)).first { keys[$0] == key }.map { hits[$0] }
+    }
+
     /// Every slot held, small's then main's, the invariant checked.
     @inlinable package func checkedSlots() -> [Int32] {
         let inSmall = small.checkedSlots(in: links, costs: costs, name: "\(name).small")

@@ -132,25 +132,16 @@ public struct Clock2QPlusPolicy: AdmittingPolicy, PrefetchingPolicy {
         hasEvicted = false
     }
 
-    @inlinable public func checkedSlots() -> [Int32] {
-        ghost?.checkInvariants(name: "Clock2QPlus.ghost")
-        return queues.checkedSlots()
-    }
+    @inlinable public func checkedSlots() -> [Int32] { queues.checkedSlots(ghost: ghost) }
 
     /// The keys in the small queue and in main, oldest first (for tests).
-    @inlinable package var queueKeys: (small: [UInt64], main: [UInt64]) {
-        (queues.small.slots(in: queues.links).map { keys[$0] }, queues.main.slots(in: queues.links).map { keys[$0] })
-    }
+    @inlinable package var queueKeys: (small: [UInt64], main: [UInt64]) { queues.queueKeys(keys) }
 
     /// The keys the ghost FIFO remembers, oldest first (for tests).
     @inlinable package var ghostKeys: [UInt64] { ghost?.storedKeys ?? [] }
 
     /// The hits counted for the entry of `key`, or nil if it is not stored (for tests).
-    @inlinable package func hitCount(of key: UInt64) -> Int? {
-        (queues.small.slots(in: queues.links) + queues.main.slots(in: queues.links)).first { keys[$0] == key }.map {
-            hits[$0]
-        }
-    }
+    @inlinable package func hitCount(of key: UInt64) -> Int? { queues.hitCount(of: key, keys: keys, hits: hits) }
 
     // The small queue's oldest entries move to main while they were hit; the first one that was
     // not leaves (its key becomes a ghost) and is returned. nil if none is left.
