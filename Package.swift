@@ -61,6 +61,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation`: the DocC catalogs (CI builds them, warnings fail).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
@@ -77,7 +78,7 @@ let package = Package(
         .target(
             name: "CacheLab",
             dependencies: [
-                "CacheEngine", "ClientModel", "CacheLabLocking", "CZstd", "CPrefetch",
+                "CacheEngine", "ClientModel", "CacheLabLocking", "CZstd",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: coreSettings
@@ -109,24 +110,25 @@ let package = Package(
             name: "FixtureServer",
             dependencies: [
                 // RecipeClient: the pages link each card as the app's model decides.
-                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "RecipeClient",
+                "ClientModel", "CacheLab", "CacheLabLocking", "RecipeClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Replays a trace through the real client's image pipeline against a server it knows as
         // an endpoint: it does not import the fixture server.
         .target(
             name: "LiveReplay",
-            dependencies: ["CacheEngine", "ClientModel", "CacheLab", "CacheLabRecorder", "RecipeClient"]
+            dependencies: ["ClientModel", "CacheLab", "CacheLabRecorder", "RecipeClient"]
         ),
         // Wires a live replay to a fixture server, started in process or already running.
         .target(
             name: "LiveServer",
-            dependencies: ["LiveReplay", "CacheEngine", "ClientModel", "CacheLab", "FixtureServer"]
+            dependencies: ["LiveReplay", "ClientModel", "CacheLab", "FixtureServer"]
         ),
         // The thin command-line front end: its commands, which the tests parse in process.
         .target(
@@ -171,14 +173,14 @@ let package = Package(
         .testTarget(
             name: "CacheLabCLITests",
             dependencies: [
-                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabCLI", "FixtureServer",
+                "CacheEngine", "ClientModel", "CacheLab", "CacheLabCLI", "FixtureServer",
                 "CacheLabTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "CacheLabRecorderTests",
-            dependencies: ["CacheLabRecorder", "CacheEngine", "ClientModel", "CacheLab"]
+            dependencies: ["CacheLabRecorder", "CacheLab"]
         ),
         .testTarget(
             name: "RecipeClientTests",
@@ -200,6 +202,7 @@ let package = Package(
             name: "FixtureServerTests",
             dependencies: [
                 "FixtureServer", "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabTestSupport",
+                "RecipeClient",
                 // The routes are tested over loopback by a small client of NIO's (Support/TestClient),
                 // not HummingbirdTesting, whose async-http-client and BoringSSL cost CI minutes.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -215,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer",
+                "ClientModel", "CacheLab", "CacheLabLocking", "RecipeClient", "FixtureServer",
                 "CacheLabFuzzing",
                 "CacheLabTestSupport",
             ]
