@@ -11,6 +11,10 @@ What it measures (issue 18's table), each figure the median of `--runs` interlea
    - libCacheSim: a Python process that imports libcachesim, opens the same file with its
      TraceReader and runs the C engine (`cache.process_trace`), at the hash power that was fastest
      for LRU on that trace. Its engine time alone is reported too.
+   - the floor: `../shared/tools/floor.c` (when it is there) built with `cc -O2 -march=native`,
+     run alternating with cachelab's runs (a .zst row on its plain file, which the floor maps):
+     one prefetched hash lookup per request, what any simulator must do at least; the row gives
+     its seconds and cachelab's multiple of them.
    Both count the same misses, or the row says NO.
 2. Memory independent of the number of requests: the 20M trace and the same trace repeated five
    times (100M requests over the same objects), peak RSS of both tools.
@@ -134,11 +138,45 @@ def csv_rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
+# The floor of a replay (../shared/tools/floor.c beside the repository): read the oracleGeneral
+# file, one prefetched open-addressing lookup per request, insert when absent.
+FLOOR_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "tools" / "floor.c"
+
+
 class Bench:
     def __init__(self, binary: Path, work: Path, runs: int, timeout: float, python: str) -> None:
         facts = PolicyFacts.of(binary)  # cachelab's name -> libCacheSim's class; which draw randomly
         self.classes, self.randomized = facts.classes, facts.randomized
         self.binary, self.work, self.runs, self.timeout, self.python = binary, work, runs, timeout, python
+        self.floor_binary = self.build_floor()
+        self.floor_slots: dict[Path, int] = {}
+
+    def build_floor(self) -> Path | None:
+        """The floor program built from FLOOR_SOURCE (cc -O2 -march=native), or None without it."""
+        if not FLOOR_SOURCE.exists():
+            progress(f"no {FLOOR_SOURCE}: the speed table has no floor column")
+            return None
+        binary = self.work / "floor"
+        subprocess.run(["cc", "-O2", "-march=native", "-o", str(binary), str(FLOOR_SOURCE)], check=True)
+        return binary
+
+    def floor(self, trace: Path) -> Measured | None:
+        """One run of the floor program on `trace` (a .zst trace: on its plain file, which the floor
+        reads mapped), its table sized up until the trace's objects fit."""
+        if self.floor_binary is None:
+            return None
+        plain = trace.with_name(trace.name.replace(".zst", ".bin")) if trace.name.endswith(".zst") else trace
+        slots = self.floor_slots.get(plain, 21)
+        while True:
+            try:
+                out, seconds, peak = run_child([str(self.floor_binary), str(plain), str(slots)], timeout=self.timeout)
+            except RuntimeError as error:
+                if "table too small" in str(error) and slots < 30:
+                    slots += 1
+                    continue
+                raise
+            self.floor_slots[plain] = slots
+            return Measured(seconds, peak, int(out.split()[3]))  # its misses: the objects
 
     # Traces
 
@@ -222,14 +260,22 @@ def median_of(samples: list[Measured]) -> Measured:
                     samples[0].misses, statistics.median(s.engine for s in samples))
 
 
+def floor_cells(floors: list[Measured], ours: Measured) -> str:
+    """The floor's median seconds and cachelab's multiple of it, or two empty cells."""
+    if not floors:
+        return " | "
+    floor = statistics.median(f.seconds for f in floors)
+    return f"{floor:.2f} | {ours.seconds / floor:.1f}×"
+
+
 def mib(value: int) -> str:
     return f"{value / 2**20:,.0f} MiB"
 
 
 def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[int],
           each_run: bool = False) -> list[str]:
-    lines = ["| trace | policy | libCacheSim s (engine s) | cachelab s | speedup | peak libCacheSim | "
-             "peak cachelab | misses equal |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| trace | policy | libCacheSim s (engine s) | cachelab s | speedup | floor s | × floor | "
+             "peak libCacheSim | peak cachelab | misses equal |", "|---|---|---|---|---|---|---|---|---|---|"]
     # With `each_run`: every interleaved pair, and each side's fastest run against the other's.
     pairs = ["| trace | policy | run | libCacheSim s | cachelab s | speedup |", "|---|---|---|---|---|---|"]
     power_of: dict[str, int] = {}
@@ -244,9 +290,12 @@ def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[in
             # it runs at its default, the table cachelab replicates (`ChainedHashTable`,
             # `BlockedChainTable`).
             policy_power = 0 if bench.classes[policy] in bench.randomized else power
-            ours, theirs = [], []
-            for _ in range(bench.runs):  # interleaved, so drift hits both alike
+            ours, theirs, floors = [], [], []
+            for _ in range(bench.runs):  # interleaved, so drift hits all alike
                 ours.append(bench.cachelab(trace, [policy], [str(capacity)], bench.work / "run.csv")[0])
+                floor = bench.floor(trace)
+                if floor is not None:
+                    floors.append(floor)
                 try:
                     theirs.append(bench.libcachesim(trace, policy, capacity, policy_power))
                 except TimedOut:
@@ -254,13 +303,15 @@ def speed(bench: Bench, traces: list[Path], policies: list[str], powers: list[in
             if len(theirs) < len(ours):
                 b = median_of(ours)
                 lines.append(f"| {trace.name} | {policy} | > {bench.timeout:.0f} (not finished) | {b.seconds:.2f} | "
-                             f"> {bench.timeout / b.seconds:.0f}× | | {mib(b.peak_bytes)} | no reference |")
+                             f"> {bench.timeout / b.seconds:.0f}× | {floor_cells(floors, b)} | | {mib(b.peak_bytes)} | "
+                             "no reference |")
                 progress(lines[-1])
                 continue
             a, b = median_of(theirs), median_of(ours)
             same = "yes" if a.misses == b.misses else f"NO ({a.misses} vs {b.misses})"
             lines.append(f"| {trace.name} | {policy} | {a.seconds:.2f} ({a.engine:.2f}) | {b.seconds:.2f} | "
-                         f"{a.seconds / b.seconds:.2f}× | {mib(a.peak_bytes)} | {mib(b.peak_bytes)} | {same} |")
+                         f"{a.seconds / b.seconds:.2f}× | {floor_cells(floors, b)} | {mib(a.peak_bytes)} | "
+                         f"{mib(b.peak_bytes)} | {same} |")
             progress(lines[-1])
             for run, (x, y) in enumerate(zip(theirs, ours), start=1):
                 pairs.append(f"| {trace.name} | {policy} | {run} | {x.seconds:.2f} | {y.seconds:.2f} | "
