@@ -145,7 +145,8 @@ public actor ImagePipeline {
     /// chose) unless the app gave its own.
     public nonisolated let client: ClientConfiguration
     private let memory: (any ImageTier)?
-    private let disk: (any ImageTier)?
+    // The disk tier, on its own executor: its SQLite work never holds up this actor.
+    private let disk: DiskQueue?
     private let downloader: any ImageDownloading
     // Reads the pixel size of an image the request gave none for, when memory costs bitmaps.
     private let decoder: (any ImageDecoding)?
@@ -241,9 +242,11 @@ public actor ImagePipeline {
     }
 
     /// Opens the client's tiers with its disk tier on `store`, already open (nil: no disk tier, or
-    /// `diskProblem` says why not).
+    /// `diskProblem` says why not). The pipeline takes the store over: its disk work runs on an
+    /// executor of its own, so no one else may use this `DiskStore` (open another on the file).
     public init(
-        client: ClientConfiguration = .recommended, store: DiskStore?, downloader: any ImageDownloading, at now: Int64,
+        client: ClientConfiguration = .recommended, store: sending DiskStore?, downloader: any ImageDownloading,
+        at now: Int64,
         expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil,
         favourites: Set<String>? = nil, decoder: (any ImageDecoding)? = ImageHeaderDecoder()
     ) throws {
@@ -255,9 +258,10 @@ public actor ImagePipeline {
                 cost: client.memoryCost, largestEntry: client.memory!.largestEntry ?? .max)
         }
         if let limits = client.diskLimits, let store {
-            disk = try client.disk!.policy.openDiskTier(
-                store: store, configuration: limits, at: now, pinBudget: client.diskPinBudget,
-                keepingPins: favourites)
+            disk = DiskQueue(
+                try client.disk!.policy.openDiskTier(
+                    store: store, configuration: limits, at: now, pinBudget: client.diskPinBudget,
+                    keepingPins: favourites))
         } else {
             disk = nil
         }
@@ -277,15 +281,17 @@ public actor ImagePipeline {
     ///   - now: milliseconds since 1970.
     ///   - pixels: the image's size in pixels when the app knows it (packed `PixelSize`): a memory
     ///     tier costing decoded bitmaps charges by it.
-    package func request(_ url: String, at now: Int64, pixels: UInt32 = 0) -> Request {
+    package func request(_ url: String, at now: Int64, pixels: UInt32 = 0) async -> Request {
         let ticket = nextTicket
         nextTicket += 1
         let delayed = downloading[url] != nil
         let earlier = pending[url, default: 0]
         pending[url] = earlier + 1
+        // Everything about the request's place is settled before the disk is asked (other calls
+        // may run meanwhile); its turn cannot come before this returns it.
         if earlier > 0 {
             stats.coalesced += 1
-        } else if !holds(url, at: now) {
+        } else if await !holds(url, at: now), downloads[ticket] == nil {
             startDownload(url, for: ticket)
         }
         return Request(url: url, time: now, pixels: pixels, delayed: delayed, ticket: ticket)
@@ -302,7 +308,7 @@ public actor ImagePipeline {
     /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
     ///   was cancelled, `StoreError` when the disk fails on a read.
     public func image(for url: String, at now: Int64, pixels: UInt32 = 0) async throws -> LoadedImage {
-        try await image(for: request(url, at: now, pixels: pixels))
+        try await image(for: await request(url, at: now, pixels: pixels))
     }
 
     /// Loads the image of `request`: at once when the memory tier holds it (`earlyImage(for:)`),
@@ -359,41 +365,42 @@ public actor ImagePipeline {
     /// `favourite` event. Returns whether any tier pinned it now (false: not stored yet, or over
     /// a budget).
     @discardableResult
-    public func pin(_ url: String, at now: Int64) throws -> Bool {
+    public func pin(_ url: String, at now: Int64) async throws -> Bool {
         wanted.insert(url)
         recorder?.recordEvent(.favourite, key: url, at: now)
         let inMemory = try memory?.pin(url, at: now) ?? false
-        let onDisk = try disk?.pin(url, at: now) ?? false
+        let onDisk = try await disk?.pin(url, at: now) ?? false
         return inMemory || onDisk
     }
 
     /// The favourites' photos (`pin(_:at:)`) that the tier keeping them across launches — the
     /// disk, or memory without one — holds at `now` but could not pin, its pin budget full: they
     /// are cached as usual, and may be evicted. A photo not yet stored anywhere is not among them.
-    public func unkeptFavouritePhotos(at now: Int64) -> Set<String> {
-        guard let keeper: any ImageTier = disk ?? memory else { return [] }
-        return wanted.filter { !keeper.isPinned($0) && keeper.contains($0, at: now) }
+    public func unkeptFavouritePhotos(at now: Int64) async -> Set<String> {
+        if let disk { return await disk.unpinned(among: wanted, at: now) }
+        guard let memory else { return [] }
+        return wanted.filter { !memory.isPinned($0) && memory.contains($0, at: now) }
     }
 
     /// Lets the photo at `url` go: it counts against the capacities again, as used at `now`.
     /// Recorded as an `unfavourite` event.
-    public func unpin(_ url: String, at now: Int64) throws {
+    public func unpin(_ url: String, at now: Int64) async throws {
         wanted.remove(url)
         recorder?.recordEvent(.unfavourite, key: url, at: now)
         try memory?.unpin(url, at: now)
-        try disk?.unpin(url, at: now)
+        try await disk?.unpin(url, at: now)
     }
 
     /// Carries out an app event's action on the tiers (`ClientLifecycle`). A relaunch is not an
     /// action on a pipeline: open a new one on the same disk file.
-    public func perform(_ action: ClientAction, at now: Int64) throws {
+    public func perform(_ action: ClientAction, at now: Int64) async throws {
         switch action {
         case .relaunch:
             preconditionFailure("ImagePipeline: a relaunch is a new pipeline, not an action")
         case .trimMemory(let target):
             try memory?.trim(toCost: target)
         case .sweepDisk(let limit, let trimRatio):
-            try disk?.sweep(limit: limit, trimRatio: trimRatio, at: now)
+            try await disk?.sweep(limit: limit, trimRatio: trimRatio, at: now)
         case .pin, .unpin:
             preconditionFailure("ImagePipeline: a trace's pin names a key; pin the photo's URL with pin(_:at:)")
         }
@@ -401,21 +408,24 @@ public actor ImagePipeline {
 
     /// Entries and bytes held by each tier, for reports and tests.
     public var holdings: Holdings {
-        Holdings(
-            memoryCount: memory?.count ?? 0, memoryBytes: memory?.totalBytes ?? 0, diskCount: disk?.count ?? 0,
-            diskBytes: disk?.totalBytes ?? 0, evictions: (memory?.evictions ?? 0) + (disk?.evictions ?? 0),
-            expirations: (memory?.expirations ?? 0) + (disk?.expirations ?? 0),
-            notAdmitted: (memory?.notAdmitted ?? 0) + (disk?.notAdmitted ?? 0),
-            memoryPinnedBytes: memory?.pinnedBytes ?? 0, diskPinnedBytes: disk?.pinnedBytes ?? 0,
-            peakMemoryPinnedBytes: memory?.peakPinnedBytes ?? 0, peakDiskPinnedBytes: disk?.peakPinnedBytes ?? 0,
-            pinRefusals: (memory?.pinRefusals ?? 0) + (disk?.pinRefusals ?? 0),
-            peakMemoryCost: memory?.peakCost ?? 0, peakDiskBytes: disk?.peakCost ?? 0)
+        get async {
+            let memory = self.memory.map { TierCounts(of: $0) } ?? TierCounts()
+            let disk = await self.disk?.counts ?? TierCounts()
+            return Holdings(
+                memoryCount: memory.count, memoryBytes: memory.totalBytes, diskCount: disk.count,
+                diskBytes: disk.totalBytes, evictions: memory.evictions + disk.evictions,
+                expirations: memory.expirations + disk.expirations, notAdmitted: memory.notAdmitted + disk.notAdmitted,
+                memoryPinnedBytes: memory.pinnedBytes, diskPinnedBytes: disk.pinnedBytes,
+                peakMemoryPinnedBytes: memory.peakPinnedBytes, peakDiskPinnedBytes: disk.peakPinnedBytes,
+                pinRefusals: memory.pinRefusals + disk.pinRefusals, peakMemoryCost: memory.peakCost,
+                peakDiskBytes: disk.peakCost)
+        }
     }
 
     /// Checks both tiers' bookkeeping; stops with a message if it is wrong.
-    public func checkInvariants() throws {
+    public func checkInvariants() async throws {
         try memory?.checkInvariants()
-        try disk?.checkInvariants()
+        try await disk?.checkInvariants()
         precondition(waiting.keys.allSatisfy { $0 > turn }, "ImagePipeline: a request waits for a turn that passed")
     }
 
@@ -446,7 +456,7 @@ public actor ImagePipeline {
             record(url, size: bytes.count, source: .memory, at: now, pixels: pixels(of: bytes, for: request))
             return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
         }
-        if let bytes = try disk?.value(forKey: url, at: now) {
+        if let bytes = try await disk?.value(forKey: url, at: now) {
             let pixels = pixels(of: bytes, for: request)
             try store(bytes, url, in: memory, at: now, pixels: pixels)
             record(url, size: bytes.count, source: .disk, at: now, pixels: pixels)
@@ -458,7 +468,7 @@ public actor ImagePipeline {
         let bytes = try await downloads[ticket]!.task.value
         let pixels = pixels(of: bytes, for: request)
         do {
-            try store(bytes, url, in: disk, at: now, pixels: pixels)
+            try await disk?.insert(bytes, forKey: url, at: now, pixels: pixels, pinned: wanted.contains(url))
         } catch {
             stats.diskWriteFailures += 1
         }
@@ -527,8 +537,9 @@ public actor ImagePipeline {
 
     // MARK: Downloads
 
-    private func holds(_ url: String, at now: Int64) -> Bool {
-        memory?.contains(url, at: now) == true || disk?.contains(url, at: now) == true
+    private func holds(_ url: String, at now: Int64) async -> Bool {
+        if memory?.contains(url, at: now) == true { return true }
+        return await disk?.contains(url, at: now) == true
     }
 
     private func startDownload(_ url: String, for ticket: Int) {
