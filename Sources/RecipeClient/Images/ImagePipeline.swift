@@ -25,6 +25,10 @@ import ClientModel
 ///   evict the image before that turn, the turn downloads it again, as the simulator counts.)
 ///   A replay measures the early answer with `earlyImage(for:)` and takes the outcome from
 ///   `imageInTurn(for:)`.
+/// - **The disk off the actor.** The disk tier runs on an executor of its own (`DiskQueue`), as
+///   the image libraries keep their disk caches' file work on a queue of their own: while SQLite
+///   reads or writes, memory hits are answered and new requests made. Its operations run one at a
+///   time in the order the pipeline asks, so outcomes do not change.
 /// - **Coalescing.** A request for a URL that an earlier request still in line wants starts no
 ///   download: by its turn the earlier one has stored the image, so 20 requests for one URL make
 ///   one download. (Should the image be evicted in between, the later request downloads it again,
@@ -251,21 +255,37 @@ public actor ImagePipeline {
         favourites: Set<String>? = nil, decoder: (any ImageDecoding)? = ImageHeaderDecoder()
     ) throws {
         try client.requireOnline()
+        var disk: (any ImageTier)?
+        if let limits = client.diskLimits, let store {
+            disk = try client.disk!.policy.openDiskTier(
+                store: store, configuration: limits, at: now, pinBudget: client.diskPinBudget,
+                keepingPins: favourites)
+        }
+        try self.init(
+            client: client, diskTier: disk, downloader: downloader, expectedCount: expectedCount,
+            diskProblem: client.diskLimits == nil ? nil : diskProblem, recorder: recorder, favourites: favourites,
+            decoder: decoder)
+    }
+
+    /// Opens the client's memory tier, with `diskTier` as its disk tier (a test's may be a tier of
+    /// its own making).
+    init(
+        client: ClientConfiguration, diskTier: sending (any ImageTier)?, downloader: any ImageDownloading,
+        expectedCount: Int = 1_024, diskProblem: StoreError? = nil, recorder: TraceRecorder? = nil,
+        favourites: Set<String>? = nil, decoder: (any ImageDecoding)? = ImageHeaderDecoder()
+    ) throws {
         self.client = client
         memory = try client.memoryLimits.map { limits throws(PolicyError) in
             try client.memory!.policy.makeMemoryTier(
                 configuration: limits, expectedCount: expectedCount, pinBudget: client.memoryPinBudget,
                 cost: client.memoryCost, largestEntry: client.memory!.largestEntry ?? .max)
         }
-        if let limits = client.diskLimits, let store {
-            disk = DiskQueue(
-                try client.disk!.policy.openDiskTier(
-                    store: store, configuration: limits, at: now, pinBudget: client.diskPinBudget,
-                    keepingPins: favourites))
+        if let diskTier {
+            disk = DiskQueue(diskTier)
         } else {
             disk = nil
         }
-        self.diskProblem = client.diskLimits == nil ? nil : diskProblem
+        self.diskProblem = diskProblem
         self.downloader = downloader
         self.decoder = client.memoryCost == .decoded ? decoder : nil
         self.recorder = recorder
