@@ -22,13 +22,14 @@
 /// unspecialized generic call and no runtime exclusivity check of a class property on the way.
 ///
 /// It lives in a target of its own so that every other target can share it, the Foundation-only
-/// recorder included. This is the one `@unchecked Sendable` type in the sources. Why it is sound: `value` is only
+/// recorder included. This is the one `@unchecked Sendable` type in the sources, and only when `Value` is
+/// `Sendable`. Why it is sound: `value` is only
 /// read or written inside `withLock`, between `pthread_mutex_lock` and `pthread_mutex_unlock` on a
 /// mutex that lives, at a fixed address, as long as the instance; the closure cannot keep the
 /// `inout` access past its return. `wait(until:_:)` waits on a `pthread_cond_t` tied to the same
 /// mutex, which `pthread_cond_wait` releases and takes back, so the value is still only touched
 /// with the mutex held.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value> {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
     @usableFromInline let value: UnsafeMutablePointer<Value>
@@ -104,3 +105,7 @@ public final class Locked<Value>: @unchecked Sendable {
         precondition(status == 0, "pthread_mutex_unlock failed with error \(status)")
     }
 }
+
+/// Sendable when what it guards is: a value handed out of `withLock` (its result) crosses to the
+/// thread that took it, so only a value that may cross threads may be shared this way.
+extension Locked: @unchecked Sendable where Value: Sendable {}
