@@ -18,6 +18,7 @@ struct JobOptions: ParsableArguments {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        Output.verbose.store(verbose, ordering: .relaxed)
     }
 
     /// Whether to draw progress: on a terminal, unless asked not to.

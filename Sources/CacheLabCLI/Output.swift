@@ -1,4 +1,5 @@
 import CacheLab
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -17,11 +18,11 @@ enum Output {
     /// A line about the work itself — the trace's shape, the replay's timing, what is under way —
     /// shown on a terminal or with `--verbose`; a pipe or a log stays quiet.
     static func detail(_ line: String) {
-        if showsDetails { status(line) }
+        if ProgressBar.onTerminal || verbose.load(ordering: .relaxed) { status(line) }
     }
 
-    /// Whether `detail` lines show: stderr is a terminal, or `--verbose` was given.
-    static let showsDetails = ProgressBar.onTerminal || CommandLine.arguments.contains("--verbose")
+    /// Whether the command was given `--verbose` (`JobOptions` sets it as it is parsed).
+    static let verbose = Atomic<Bool>(false)
 
     /// Writes `text` to stderr as it is (a progress bar redrawing its line).
     static func raw(_ text: String) {

@@ -473,7 +473,8 @@ public actor ImagePipeline {
         let url = request.url
         let now = request.time
         if let bytes = try memory?.value(forKey: url, at: now) {
-            record(url, size: bytes.count, source: .memory, at: now, pixels: pixels(of: bytes, for: request))
+            // The pixels only for the recording: a memory hit needs no cost.
+            record(url, size: bytes.count, source: .memory, at: now, pixels: self.pixels(of: bytes, for: request))
             return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
         }
         if let bytes = try await disk?.value(forKey: url, at: now) {
@@ -504,11 +505,13 @@ public actor ImagePipeline {
         return size.packed
     }
 
+    // Records a served request; `pixels` is worked out only when there is a recorder.
     private func record(
-        _ url: String, size: Int, source: TraceRecorder.Source, at now: Int64, pixels: UInt32
+        _ url: String, size: Int, source: TraceRecorder.Source, at now: Int64, pixels: @autoclosure () -> UInt32
     ) {
-        let known = PixelSize(packed: pixels)
-        recorder?.recordLookup(url, size: size, source: source, at: now, width: known?.width, height: known?.height)
+        guard let recorder else { return }
+        let known = PixelSize(packed: pixels())
+        recorder.recordLookup(url, size: size, source: source, at: now, width: known?.width, height: known?.height)
     }
 
     // Stores an image in `tier`, pinning it there if it is a favourite's.

@@ -238,13 +238,14 @@ extension DiskStore {
 
     /// Moves the rebuilt file over the damaged one at `path` (whose journal and shared memory go too).
     static func replace(_ path: String) throws {
-        for suffix in ["-wal", "-shm", ""] { remove(path + suffix) }
+        remove(path)
         guard rename(path + ".rebuilding", path) == 0 else {
             throw StoreError.cannotOpen(
                 path: path, code: SQLITE_CANTOPEN, message: "cannot move the rebuilt file into place: \(systemError())")
         }
     }
 
+    // Deletes the file at `path` and its journal and shared memory.
     private static func remove(_ path: String) {
         unlink(path)
         unlink(path + "-wal")

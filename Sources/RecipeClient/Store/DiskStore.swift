@@ -4,12 +4,6 @@
     import CSQLite  // the system's libsqlite3 (Debian: libsqlite3-dev)
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The persistent blob store under the disk tier: image bytes keyed by their full URL, the last
 /// good recipe list, the favourite recipes and the install's settings, in one SQLite file (WAL).
 ///
@@ -149,7 +143,7 @@ public final class DiskStore {
         let schema = try schema(of: database)
         if !schema.isEmpty, schema == currentSchema, try recordedVersion(in: database) == schemaVersion {
             try database.setUserVersion(schemaVersion)
-            return 1
+            return 0  // no row was lost
         }
         guard found <= schemaVersion else {
             throw StoreError.newerSchema(path: database.path, found: found, supported: schemaVersion)
@@ -342,12 +336,7 @@ public final class DiskStore {
     /// if absent. A row that fails the check is deleted and `nil` returned; a file damaged beyond
     /// the row is rebuilt and the lookup made again in the rebuilt file.
     public func get(url: String, at now: Int64) throws -> [UInt8]? {
-        do {
-            return try lookUp(url, at: now)
-        } catch let error as StoreError where error.isDamage {
-            try recover()
-            return try lookUp(url, at: now)
-        }
+        try recovering { try lookUp(url, at: now) }
     }
 
     // One lookup: `get` without the rebuild. Throws a damage error when the URL index led to
@@ -442,19 +431,17 @@ public final class DiskStore {
     /// `corruptionsFound`). Reads every byte stored: for tests and recovery, not for every launch.
     @discardableResult
     public func verifyAll() throws -> Verification {
-        var checked = 0
-        var corrupt: [String] = []
-        try recovering {
-            checked = 0
-            corrupt = []
-            let all = try database.prepare("SELECT url, bytes, size, checksum FROM images")
-            try all.forEachRow { row in
+        var (checked, corrupt) = try recovering {
+            var checked = 0
+            var corrupt: [String] = []
+            try database.prepare("SELECT url, bytes, size, checksum FROM images").forEachRow { row in
                 checked += 1
                 let url = row.text(at: 0)
                 if !Self.isIntact(row.blob(at: 1), key: url, size: row.int64(at: 2), checksum: row.int64(at: 3)) {
                     corrupt.append(url)
                 }
             }
+            return (checked, corrupt)
         }
         try remove(urls: corrupt)
         corruptionsFound += corrupt.count
