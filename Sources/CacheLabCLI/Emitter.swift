@@ -10,9 +10,7 @@ enum Emitter {
     static func describe(_ agreement: OutcomeAgreement) -> String {
         var text =
             "outcome agreeing with the simulator's for \(Report.grouped(agreement.agreeing)) of \(Report.grouped(agreement.requests))"
-        if agreement.undecided == agreement.requests {
-            text += " (not paced: delayed hits count as hits)"
-        } else if agreement.undecided > 0 {
+        if agreement.undecided > 0 {
             text +=
                 " (\(Report.grouped(agreement.undecided)) within the timing margin, \(Report.grouped(agreement.delayedBoth)) delayed hits in both)"
         } else {
@@ -35,7 +33,9 @@ enum Emitter {
             )
         }
         if measured.failures > 0 {
-            lines.append("  \(measured.failures) requests failed; first: \(measured.firstErrors.first ?? "")")
+            lines.append(
+                "  \(measured.failures) requests failed (\(measured.pipeline.failedDownloads) downloads, each failing the requests waiting for it); first: \(measured.firstErrors.first ?? "")"
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -6,13 +6,22 @@ import RecipeClient
 
 /// One live run: issues the trace's requests to the pipeline (`issue`), applies its events
 /// between them (`applyEvents`), and sums up what came back (`summarize`). Used by one task.
+///
+/// Unpaced, each download is handed over when the simulator's latency model says it ends
+/// (`DownloadGate`): before the first request at or after that trace time, or at the next app
+/// event, so the run meets the simulator's cache states request by request. A miss's latency is
+/// then measured to its bytes' arrival, not to the hand-over. Paced (`speed`), downloads end when
+/// they end, and the trace's times are kept on the wall clock.
 final class LiveDriver {
     private let trace: Trace
     private let client: ClientConfiguration
     private let options: LiveOptions
     private let diskPath: String?
     private let urls: (UInt64) -> String
-    private let downloader: OriginRewritingDownloader
+    private let downloader: any ImageDownloading
+    // Unpaced: where downloads wait for their modelled end.
+    private let gate: DownloadGate?
+    private let missLatency: LatencyModel
     private let expectedCount: Int
     private let clock = ContinuousClock()
     // When the first request could be made: after the pipeline opened.
@@ -32,6 +41,21 @@ final class LiveDriver {
     private var pacedTime: Int64 = 0
     private var inFlight = 0
     private var finished = 0
+    // Unpaced: the downloads under way (by the position of the request that started each), their
+    // modelled ends (µs of trace time) and the requests each serves; the download under way for
+    // each URL; answers that wait for their download's arrival time.
+    private var underWay: [Int: Download] = [:]
+    private var downloadOf: [UInt64: Int] = [:]
+    private var started = 0
+    private var parked: [Int: Answer] = [:]
+    private var taken: [Bool]
+
+    private struct Download {
+        var end: Int64
+        var order: Int
+        var key: UInt64
+        var positions: [Int]
+    }
 
     /// One request's answer, from its task.
     struct Answer: Sendable {
@@ -40,6 +64,8 @@ final class LiveDriver {
         var microseconds: Int
         var error: String?
         var whole = true
+        // When the request was made.
+        var begun: ContinuousClock.Instant
     }
 
     init(trace: Trace, client: ClientConfiguration, options: LiveOptions, diskPath: String?, endpoint: LiveEndpoint) {
@@ -48,13 +74,23 @@ final class LiveDriver {
         self.options = options
         self.diskPath = diskPath
         self.urls = { LiveReplay.origin + endpoint.path($0) }
-        downloader = OriginRewritingDownloader(
+        let server = OriginRewritingDownloader(
             base: URLSessionImageDownloader(connectionsPerHost: options.connectionsPerHost, timeout: options.timeout),
             origin: LiveReplay.origin, server: endpoint.baseURL)
+        if options.speed == nil {
+            let gate = DownloadGate()
+            self.gate = gate
+            downloader = GatedDownloader(base: server, gate: gate)
+        } else {
+            gate = nil
+            downloader = server
+        }
+        missLatency = LatencyModel(network: client.network, tier: .memory)
         expectedCount = (client.memoryLimits ?? client.diskLimits!).initialEntries
         lifecycle = ClientLifecycle(client: client)
         result = LiveResult(run: RunResult(trace: trace.name, client: client))
         outcomes = [RequestOutcome](repeating: .failed, count: trace.count)
+        taken = [Bool](repeating: false, count: trace.count)
         start = clock.now
     }
 
@@ -65,8 +101,10 @@ final class LiveDriver {
         await withTaskGroup(of: Answer.self) { group in
             for position in 0..<trace.count {
                 await applyEvents(through: position, &group)
+                await land(endedBy: trace.times[position] &* 1_000, &group)
                 await issue(position, &group)
             }
+            await land(endedBy: .max, &group)
             await drain(&group)
             await applyEvents(through: trace.count, &group)
         }
@@ -84,8 +122,9 @@ final class LiveDriver {
 
     // MARK: Issuing requests
 
-    /// Makes request `position` at its trace time (paced by `speed`), once fewer than
-    /// `concurrency` are in flight, and loads it in a task of its own.
+    /// Makes request `position` at its trace time (paced by `speed`, once fewer than
+    /// `concurrency` are in flight): a hit is answered there; a miss or a delayed hit is loaded
+    /// in a task of its own.
     private func issue(_ position: Int, _ group: inout TaskGroup<Answer>) async {
         if let speed = options.speed {
             if position > 0 {
@@ -94,68 +133,121 @@ final class LiveDriver {
             }
             let due = start + .microseconds(Double(pacedTime) * 1_000 / speed)
             if due > clock.now { try? await Task.sleep(until: due, clock: clock) }
+            if inFlight >= options.concurrency, let answer = await group.next() { collect(answer) }
         }
-        if inFlight >= options.concurrency, let answer = await group.next() { take(answer) }
-        let request = await pipeline.request(
-            urls(trace.keys[position]), at: trace.times[position], pixels: trace.pixelSizes?[position] ?? 0)
-        let issued = clock.now
+        let key = trace.keys[position]
+        let url = urls(key)
+        let time = trace.times[position]
+        let pixels = trace.pixelSizes?[position] ?? 0
+        let begun = clock.now
         let current: ImagePipeline = pipeline
+        let request = await DownloadGate.$position.withValue(position) {
+            await current.request(url, at: time, pixels: pixels)
+        }
+        if let image = request.image {
+            take(
+                Answer(
+                    position: position, outcome: image.source, microseconds: begun.microseconds(to: clock.now),
+                    whole: ImageFormat.whole(image.bytes) != nil, begun: begun))
+            return
+        }
+        if gate != nil {
+            if request.startedDownload {
+                let end = time &* 1_000 &+ Int64(missLatency.missMicroseconds(size: trace.sizes[position]))
+                underWay[position] = Download(end: end, order: started, key: key, positions: [position])
+                downloadOf[key] = position
+                started += 1
+            } else if let starter = downloadOf[key] {
+                underWay[starter]?.positions.append(position)
+            }
+        }
         let clock = clock
         group.addTask {
             do {
-                // A memory hit is shown at once (its latency ends there); the outcome is its
-                // turn's, the simulator's.
-                let early = await current.earlyImage(for: request)
-                let shown = early.map { _ in clock.now }
-                let image = try await current.imageInTurn(for: request)
-                let bytes = early?.bytes ?? image.bytes
+                let image = try await current.image(for: request)
                 return Answer(
-                    position: position, outcome: image.source,
-                    microseconds: issued.microseconds(to: shown ?? clock.now), whole: ImageFormat.whole(bytes) != nil)
+                    position: position, outcome: image.source, microseconds: begun.microseconds(to: clock.now),
+                    whole: ImageFormat.whole(image.bytes) != nil, begun: begun)
             } catch {
                 return Answer(
-                    position: position, outcome: .failed, microseconds: issued.microseconds(to: clock.now),
-                    error: "\(error)")
+                    position: position, outcome: .failed, microseconds: begun.microseconds(to: clock.now),
+                    error: "\(error)", begun: begun)
             }
         }
         inFlight += 1
     }
 
+    /// Unpaced: hands over, one at a time and soonest first, every download whose modelled end
+    /// is at or before `now` (µs of trace time), each once its requests are answered.
+    private func land(endedBy now: Int64, _ group: inout TaskGroup<Answer>) async {
+        guard let gate else { return }
+        while let (starter, download) = underWay.min(by: {
+            ($0.value.end, $0.value.order) < ($1.value.end, $1.value.order)
+        }),
+            download.end <= now
+        {
+            underWay[starter] = nil
+            if downloadOf[download.key] == starter { downloadOf[download.key] = nil }
+            await gate.release(starter)
+            while download.positions.contains(where: { parked[$0] == nil && !taken[$0] }) {
+                guard let answer = await group.next() else { break }
+                collect(answer)
+            }
+            let arrival = await gate.arrival(of: starter)
+            for position in download.positions {
+                guard var answer = parked.removeValue(forKey: position) else { continue }
+                if let arrival { answer.microseconds = max(0, answer.begun.microseconds(to: arrival)) }
+                take(answer)
+            }
+        }
+    }
+
+    // An answer from a request's task. Unpaced, one served by a download waits for its arrival
+    // time; the rest are taken.
+    private func collect(_ answer: Answer) {
+        inFlight -= 1
+        if gate != nil, answer.outcome == .network || answer.outcome == .delayed {
+            parked[answer.position] = answer
+        } else {
+            take(answer)
+        }
+    }
+
     private func take(_ answer: Answer) {
         outcomes[answer.position] = answer.outcome
+        taken[answer.position] = true
         latencies[answer.outcome, default: LatencyHistogram()].record(microseconds: answer.microseconds)
         if let message = answer.error { errors.append((answer.position, message)) }
         if !answer.whole {
             result.notWhole += 1
             errors.append((answer.position, "request \(answer.position + 1) was answered with a partial image"))
         }
-        inFlight -= 1
         finished += 1
         if finished % 1_000 == 0 { options.progress?(finished, trace.count) }
     }
 
     private func drain(_ group: inout TaskGroup<Answer>) async {
-        while let answer = await group.next() { take(answer) }
+        await land(endedBy: .max, &group)
+        while let answer = await group.next() { collect(answer) }
+        for answer in parked.values { take(answer) }
+        parked = [:]
     }
 
     // MARK: Applying events
 
-    /// Applies the events up to request `position`, once the requests before each are answered:
-    /// a relaunch opens a new pipeline on the same disk file; pins go to the pipeline by URL; the
-    /// rest through `ClientLifecycle`.
+    /// Applies the events up to request `position`, once the requests before each are answered
+    /// (their downloads handed over): a relaunch opens a new pipeline on the same disk file; pins
+    /// go to the pipeline by URL; the rest through `ClientLifecycle`.
     private func applyEvents(through position: Int, _ group: inout TaskGroup<Answer>) async {
         while nextEvent < trace.events.count, trace.events[nextEvent].position <= position {
             let event = trace.events[nextEvent]
             nextEvent += 1
+            await drain(&group)
             let actions = lifecycle.actions(for: event)
             // The pipeline records its pins itself.
             if let recorder = options.recorder, !event.kind.takesKey {
-                // After the requests before it are served (and so recorded).
-                await drain(&group)
                 recorder.recordEvent(TraceRecorder.Event(event.kind), at: event.time)
             }
-            guard !actions.isEmpty else { continue }
-            await drain(&group)
             for action in actions {
                 do {
                     try await apply(action, at: event.time)

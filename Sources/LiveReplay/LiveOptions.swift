@@ -4,7 +4,9 @@ import Foundation
 /// How a live replay runs.
 public struct LiveOptions: Sendable {
     /// Trace time runs this many times faster than recorded; `nil` issues requests as fast as the
-    /// pipeline takes them.
+    /// pipeline takes them, each download handed over when the simulator's latency model says it
+    /// ends (before the first request at or after that trace time), so every outcome is the
+    /// simulator's.
     public var speed: Double?
     /// With `speed`: the longest wait between two requests, in trace milliseconds; longer gaps (a
     /// night between sessions) are paced as this long, so a month replays in minutes. The trace's
@@ -35,11 +37,12 @@ public struct LiveOptions: Sendable {
 
     public init() {}
 
-    /// `timingJitter` in microseconds of trace time when the replay is paced; nil when it is not.
+    /// `timingJitter` in microseconds of trace time when the replay is paced; 0 when it is not,
+    /// as each download is then handed over at its modelled end (`LiveDriver`) and every outcome
+    /// must be the simulator's.
     public var timingMargin: Int? {
-        speed.map { speed in
-            let (seconds, attoseconds) = timingJitter.components
-            return Int((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * speed)
-        }
+        guard let speed else { return 0 }
+        let (seconds, attoseconds) = timingJitter.components
+        return Int((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * speed)
     }
 }

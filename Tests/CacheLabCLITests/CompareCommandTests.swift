@@ -126,7 +126,7 @@ struct CompareCommandTests {
             #expect(live["misses"] == client["misses"])
             #expect(live["failures"] == "0")
         }
-        #expect(output.stderr.contains("outcome agreeing with the simulator's for 501 of 501 (not paced"))
+        #expect(output.stderr.contains("outcome agreeing with the simulator's for 501 of 501 (0 delayed hits in both)"))
         // And its chart is written and embedded
         let chart = "daily-reader-live-latency.svg"
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(chart).path))

@@ -1,7 +1,12 @@
 import CacheEngine
 import ClientModel
 
-/// A client's two tiers replayed batch by batch.
+/// A client's two tiers replayed batch by batch, as `ImagePipeline` runs them: a request is looked
+/// up at its time — a memory hit, a delayed hit when its image is downloading, a disk hit (copied
+/// into memory), or a miss that starts a download — and a download's image is stored in memory,
+/// then on disk, when the latency model says it ends (before the first request at or after that
+/// time, at the latest time given then). The downloads under way end at every app event, where a
+/// live replay waits for the answers, and at the end of the trace.
 ///
 /// Favourites follow the real tiers' rules (`PinnedEntries`, `ImagePipeline`): a `favourite`
 /// pins the photo in each tier that holds it, memory first, and marks it wanted, so that each
@@ -43,10 +48,10 @@ final class ClientRun {
     @exclusivity(unchecked) private var downloads = DownloadsInFlight()
     // The latency of the delayed hits, summed (the histogram sums all of it).
     @exclusivity(unchecked) private var delayedLatencyTotal = 0
-    // With outcomes: each image's latest download (its request's position, its end in µs), and the
-    // last app event a live replay waits at (its position and time in µs), for `timingSlack`.
-    @exclusivity(unchecked) private var lastDownload: [UInt64: (position: Int, end: Int64)] = [:]
-    @exclusivity(unchecked) private var lastWait: (position: Int, time: Int64) = (-1, .min)
+    // The latest time given (ms): when a download's image is stored.
+    @exclusivity(unchecked) private var latest = Int64.min
+    // With outcomes: each image's latest download's end in µs, for `timingSlack`.
+    @exclusivity(unchecked) private var lastDownload: [UInt64: Int64] = [:]
     @exclusivity(unchecked) private var timingSlack: [UInt32] = []
 
     init(client: ClientConfiguration, recordsOutcomes: Bool, context: CellContext) {
@@ -94,7 +99,9 @@ final class ClientRun {
             let memorySize = client.memoryCost.bytes(
                 size: size, pixels: batch.pixelSizes.isEmpty ? 0 : batch.pixelSizes[index])
             let nowMicroseconds = now &* 1_000
-            downloads.finish(through: nowMicroseconds)
+            // The downloads that have ended store their images first, at the latest time given.
+            land(endedBy: nowMicroseconds)
+            latest = max(latest, now)
             var outcome: RequestOutcome
             var latency: Int
             let mayBeWanted = everWanted.mightContain(key)
@@ -103,6 +110,11 @@ final class ClientRun {
             if (mayBeWanted && memoryPins.contains(key)) || memoryCache?.value(key, now) != nil {
                 outcome = .memory
                 latency = memoryLatency.hitMicroseconds(size: size)
+            } else if let end = downloads.end(of: key) {
+                // Its image is downloading: the request waits for the rest of that download.
+                outcome = .delayed
+                latency = Int(end &- nowMicroseconds)
+                delayedLatencyTotal &+= latency
             } else if (mayBeWanted && diskPins.contains(key)) || diskCache?.value(key, now) != nil {
                 outcome = .disk
                 persisted?.used(key, size: size, at: now)
@@ -110,41 +122,42 @@ final class ClientRun {
                 latency = diskLatency.hitMicroseconds(size: size)
             } else {
                 outcome = .network
-                if diskCache?.insertAfterMiss(size, key, now) == true {
-                    persisted?.used(key, size: size, at: now)
-                    if mayBeWanted { pinIfWanted(key, in: diskCache, &diskPins, at: now) }
-                    diskPeak = max(diskPeak, (diskCache?.totalCost() ?? 0) + diskPins.cost)
-                }
-                storeInMemory(key, size: memorySize, mayBeWanted: mayBeWanted, at: now)
                 latency = memoryLatency.missMicroseconds(size: size)
-                downloads.start(key, endingAt: nowMicroseconds &+ Int64(latency))
-            }
-            // A tier holds the image because an earlier request's download stored it, and that
-            // download is not over: this request waits for the rest of it.
-            if outcome != .network, let end = downloads.end(of: key) {
-                outcome = .delayed
-                latency &+= Int(end &- nowMicroseconds)
-                delayedLatencyTotal &+= latency
+                downloads.start(key, size: size, memorySize: memorySize, endingAt: nowMicroseconds &+ Int64(latency))
             }
             recorder.record(latency)
             tally.record(outcome, size: size)
-            if recordsOutcomes { recordOutcome(outcome, key: key, position: batch.start + index, at: nowMicroseconds) }
+            if recordsOutcomes { recordOutcome(outcome, key: key, at: nowMicroseconds) }
         }
         for event in events[nextEvent...] { apply(event) }
     }
 
     // Notes `outcome` and how close the request came to another outcome by its timing: its
-    // distance to the end of its image's latest download, or 0 when that download was under way
-    // at an app event before it (a live replay waits for every answer there).
-    private func recordOutcome(_ outcome: RequestOutcome, key: UInt64, position: Int, at now: Int64) {
+    // distance to the end of its image's latest download.
+    private func recordOutcome(_ outcome: RequestOutcome, key: UInt64, at now: Int64) {
         outcomes.append(outcome)
         var slack = UInt32.max
-        if let download = lastDownload[key], outcome != .network {
-            let waited = download.position < lastWait.position && download.end > lastWait.time
-            slack = waited ? 0 : UInt32(min(abs(download.end - now), Int64(UInt32.max - 1)))
+        if let end = lastDownload[key], outcome != .network {
+            slack = UInt32(min(abs(end - now), Int64(UInt32.max - 1)))
         }
         timingSlack.append(slack)
-        if outcome == .network, let end = downloads.end(of: key) { lastDownload[key] = (position, end) }
+        if outcome == .network, let end = downloads.end(of: key) { lastDownload[key] = end }
+    }
+
+    // Stores the images of the downloads ended by `now` (µs), soonest first: in memory, then on
+    // disk, at the latest time given, as `ImagePipeline` stores a download when it arrives.
+    @inline(__always)
+    private func land(endedBy now: Int64) {
+        while let landing = downloads.next(endedBy: now) {
+            let key = landing.key
+            let mayBeWanted = everWanted.mightContain(key)
+            storeInMemory(key, size: landing.memorySize, mayBeWanted: mayBeWanted, at: latest)
+            if diskCache?.insertAfterMiss(landing.size, key, latest) == true {
+                persisted?.used(key, size: landing.size, at: latest)
+                if mayBeWanted { pinIfWanted(key, in: diskCache, &diskPins, at: latest) }
+                diskPeak = max(diskPeak, (diskCache?.totalCost() ?? 0) + diskPins.cost)
+            }
+        }
     }
 
     // After a miss in memory: stores the image at its memory cost, pins it if wanted, and notes
@@ -177,13 +190,15 @@ final class ClientRun {
     }
 
     private func apply(_ event: TraceEvent) {
+        // A live replay waits at every app event for the answers before it, so the downloads
+        // under way end there.
+        land(endedBy: .max)
+        latest = max(latest, event.time)
         let actions = lifecycle.actions(for: event)
-        if !actions.isEmpty { lastWait = (event.position, event.time &* 1_000) }
         for action in actions {
             switch action {
             case .relaunch:
                 result.relaunches += 1
-                downloads.removeAll()
                 memoryCache?.removeAll()
                 memoryCache?.restartAdmission()
                 diskCache?.restartAdmission()
@@ -220,6 +235,7 @@ final class ClientRun {
     }
 
     func finish() -> RunResult {
+        land(endedBy: .max)
         var result = result
         tally.apply(to: &result)
         let none = (evictions: 0, expirations: 0, notAdmitted: 0)

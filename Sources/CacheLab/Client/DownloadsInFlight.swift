@@ -1,20 +1,27 @@
 import CacheEngine
 
-/// The downloads a simulated client has under way: each image's modelled end, soonest first, so
-/// a request can tell whether its image is still coming. Ended downloads are dropped as time
-/// passes (`finish(through:)`), so its size is the downloads in flight, not the images seen.
-/// Each image's end is found through the engine's key index (`KeyedRecords`), which a request
-/// reads at a few instructions' cost where a `Dictionary` hashes the key with SipHash.
+/// The downloads a simulated client has under way: each image's modelled end, soonest first, and
+/// what its insertion stores when it ends (`ClientRun` lands it then, as `ImagePipeline` stores a
+/// download's image when it arrives). An image has at most one download under way: a request
+/// made during it waits for it. Ends tie in the order the downloads started. Each image's end is
+/// found through the engine's key index (`KeyedRecords`), which a request reads at a few
+/// instructions' cost where a `Dictionary` hashes the key with SipHash.
 struct DownloadsInFlight {
-    private struct Entry {
+    /// A download that has ended: its image, to store.
+    struct Landing {
         var end: Int64
+        var order: Int
         var key: UInt64
+        /// The image's bytes, and its cost in memory.
+        var size: Int
+        var memorySize: Int
     }
 
-    // Each image's latest download's end, in µs of trace time.
+    // Each image's download's end, in µs of trace time.
     private var ends = KeyedRecords(filler: Int64(0))
-    // A binary min-heap on `end`; an entry whose key has a later download since is stale.
-    private var heap: [Entry] = []
+    // A binary min-heap on (end, order).
+    private var heap: [Landing] = []
+    private var started = 0
 
     init() {
         heap.reserveCapacity(64)
@@ -27,39 +34,34 @@ struct DownloadsInFlight {
         return ends.extras[record]
     }
 
-    /// Notes a download of `key` that ends at `end`.
-    mutating func start(_ key: UInt64, endingAt end: Int64) {
-        if let record = ends.find(key) {
-            ends.extras[record] = end
-        } else {
-            _ = ends.add(key, cost: 0, extra: end)
-        }
-        heap.append(Entry(end: end, key: key))
+    /// Notes a download of `key` (no other under way) that ends at `end`, storing `size` bytes
+    /// costing `memorySize` in memory.
+    mutating func start(_ key: UInt64, size: Int, memorySize: Int, endingAt end: Int64) {
+        _ = ends.add(key, cost: 0, extra: end)
+        heap.append(Landing(end: end, order: started, key: key, size: size, memorySize: memorySize))
+        started &+= 1
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
-            guard heap[child].end < heap[parent].end else { break }
+            guard Self.before(heap[child], heap[parent]) else { break }
             heap.swapAt(child, parent)
             child = parent
         }
     }
 
-    /// Drops every download that has ended by `now`.
+    /// The download that ends first, if it has ended by `now` (µs; `.max`: whenever it ends),
+    /// taken out of those under way.
     @inline(__always)
-    mutating func finish(through now: Int64) {
-        while let first = heap.first, first.end <= now {
-            if let record = ends.find(first.key), ends.extras[record] == first.end { ends.remove(record) }
-            removeFirst()
-        }
+    mutating func next(endedBy now: Int64) -> Landing? {
+        guard let first = heap.first, first.end <= now else { return nil }
+        if let record = ends.find(first.key) { ends.remove(record) }
+        removeFirst()
+        return first
     }
 
-    /// Forgets every download (the app was killed).
-    mutating func removeAll() {
-        // Every image with a download under way has an entry in the heap.
-        for entry in heap {
-            if let record = ends.find(entry.key) { ends.remove(record) }
-        }
-        heap.removeAll(keepingCapacity: true)
+    @inline(__always)
+    private static func before(_ a: Landing, _ b: Landing) -> Bool {
+        a.end < b.end || (a.end == b.end && a.order < b.order)
     }
 
     private mutating func removeFirst() {
@@ -71,8 +73,8 @@ struct DownloadsInFlight {
             let left = 2 * parent + 1
             guard left < heap.count else { return }
             let right = left + 1
-            let child = right < heap.count && heap[right].end < heap[left].end ? right : left
-            guard heap[child].end < heap[parent].end else { return }
+            let child = right < heap.count && Self.before(heap[right], heap[left]) ? right : left
+            guard Self.before(heap[child], heap[parent]) else { return }
             heap.swapAt(child, parent)
             parent = child
         }

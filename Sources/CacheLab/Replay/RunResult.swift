@@ -39,8 +39,8 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var outcomes: [RequestOutcome]?
     /// A simulated client run asked for outcomes: per request, how close its timing came to
     /// changing whether it was a delayed hit, in microseconds of trace time: its distance to the
-    /// end of its image's latest download (`UInt32.max` when there was none), 0 when that
-    /// download was under way at an app event before it (`OutcomeAgreement`). `nil` otherwise.
+    /// end of its image's latest download (`UInt32.max` when there was none) (`OutcomeAgreement`).
+    /// `nil` otherwise.
     public var timingSlack: [UInt32]?
     /// How the run was made: the simulator (modelled latency) or live (the real pipeline against
     /// a server, wall-clock latency).

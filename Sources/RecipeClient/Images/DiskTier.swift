@@ -123,9 +123,6 @@ public final class DiskTier<Policy: EvictionPolicy>: ImageTier {
         try store.remove(urls: takeDropped())
     }
 
-    /// Always `nil`: a disk read is not instant, and only the read checks the bytes.
-    public func peek(_ url: String, at now: Int64) -> [UInt8]? { nil }
-
     public func value(forKey url: String, at now: Int64) throws -> [UInt8]? {
         if pins.contains(url) {
             if let bytes = try store.get(url: url, at: now) { return bytes }

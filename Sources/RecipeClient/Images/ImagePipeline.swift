@@ -3,48 +3,38 @@ import CacheLabRecorder
 import ClientModel
 
 /// Loads images through memory, then disk, then the network, the way a recipe list's rows ask
-/// for their photos: many at once, some coalesced, some cancelled when the row scrolls away.
+/// for their photos: many at once, some for the same photo, some cancelled when the row scrolls
+/// away.
 ///
 /// ## Rules
 /// - **Tiers.** A lookup tries the memory tier, then the disk tier; a disk hit is copied into
-///   memory; a download is stored on disk, then in memory. Either tier may be absent. Both are
+///   memory; a download is stored in memory, then on disk. Either tier may be absent. Both are
 ///   CacheLab engines under any `PolicyKind` (`ClientConfiguration` says which and how big).
-/// - **Request order.** Every request takes a ticket when it is made, and the
-///   pipeline carries out the requests' cache operations — lookups, promotions, insertions and
-///   the evictions they cause — strictly in ticket order. Downloads do not wait: a request for an
-///   image that no tier holds starts its download when it is made, while earlier requests are
-///   still being served. So the same requests in the same order always meet the same cache
-///   states, and each has the outcome the simulator (`Replay.simulate(_:client:)`) gives it,
-///   with the same bytes downloaded.
-/// - **Memory hits at once.** Order does not make a cached image wait: a request whose image the
-///   memory tier holds when it is loaded is answered then (`image(for:)`), ahead of earlier
-///   downloads, from a peek that tells the tier's policy nothing. The request keeps its place in
-///   line, and its lookup — the policy's promotion, the recording — runs in its turn, as above,
-///   so the tiers' states and outcomes are still the simulator's. (A URL's image does not change,
-///   so the bytes shown early are the ones the turn finds; should an earlier request's insertion
-///   evict the image before that turn, the turn downloads it again, as the simulator counts.)
-///   A replay measures the early answer with `earlyImage(for:)` and takes the outcome from
-///   `imageInTurn(for:)`.
+/// - **Independent requests.** A request is looked up when it is made: a memory hit is answered
+///   then, a disk hit as soon as the disk has read it, and neither waits for any other request.
+///   A miss starts its download and waits for it alone; when the download ends, its image is
+///   stored in the tiers (evicting what it must) and handed to every request waiting for it.
+///   So a hit changes its tier's policy at its request's time and a miss's insertion happens at
+///   its download's end, as the simulator models them (`Replay.simulate(_:client:)`, whose
+///   downloads end at the latency model's time): the same requests meeting the same download
+///   ends meet the same cache states, and have the simulator's outcomes.
+/// - **Nothing forgotten stalls the rest.** No request waits for another's turn, so a request an
+///   app makes and never awaits holds up nothing: its download, if it started one, still stores
+///   the image. An app asks with `image(for:at:pixels:)`, which makes the request and loads it in
+///   one call; the two steps apart, `request(_:at:pixels:)` then `image(for:)`, are the live
+///   replay's, which makes the requests in trace order from one task and awaits each in another.
 /// - **The disk off the actor.** The disk tier runs on an executor of its own (`DiskQueue`), as
 ///   the image libraries keep their disk caches' file work on a queue of their own: while SQLite
 ///   reads or writes, memory hits are answered and new requests made. Its operations run one at a
-///   time in the order the pipeline asks, so outcomes do not change.
-/// - **Coalescing.** A request for a URL that an earlier request still in line wants starts no
-///   download: by its turn the earlier one has stored the image, so 20 requests for one URL make
-///   one download. (Should the image be evicted in between, the later request downloads it again,
-///   as the simulator counts.) A download serves the one request that started it. A request made
-///   while a download of its URL is under way, and served by a tier, is a delayed hit
-///   (`RequestOutcome.delayed`): it waited for that download, as the simulator's does.
-/// - **Cancellation.** Cancelling a request's task gives it `CancellationError` and cancels its
-///   download; its turn is skipped.
-/// - **No request left behind.** An app asks with `image(for:at:)`, which makes the request and
-///   loads it in one call, so no request can be made and forgotten, holding up the ones after it.
-///   The two steps apart — `request(_:at:)`, then `earlyImage(for:)` and `imageInTurn(for:)` — are
-///   the live replay's, which issues requests in trace order from one task and loads each in
-///   another; they are `package`, not public.
+///   time in the order the pipeline asks.
+/// - **Coalescing.** A request for a URL whose load is under way — its disk read or its download
+///   — starts no other: it waits for that one and is served by it (`Stats.coalesced`). Served by
+///   a download, it is a delayed hit (`RequestOutcome.delayed`), as the simulator's.
+/// - **Cancellation.** Cancelling a request's task gives it `CancellationError` at once; a
+///   download that no request waits for any more is cancelled and stores nothing.
 /// - **Integrity.** Only whole images are stored (`ImageDownloading` checks status, length and
 ///   format); a tier never serves bytes that fail its check. A failed download stores nothing and
-///   reaches its request as its error.
+///   reaches each request waiting for it as its error.
 /// - **Pins.** `pin(_:at:)` marks a favourite's photo wanted and pins it in each tier that holds
 ///   it, memory first; each tier that stores a wanted photo later pins it right after storing it.
 ///   A pinned image is never evicted or expired, and counts against the tier's pin budget
@@ -56,11 +46,14 @@ import ClientModel
 ///   memory alone (`ifDiskFails: .runMemoryOnly`, the reason in `diskProblem`), the file untouched.
 ///   A disk that stops taking writes (full, read-only) still serves what it holds; a download it
 ///   cannot store is served anyway and counted (`Stats.diskWriteFailures`).
-/// - **Time** is an input (`at now:`, ms), as in every tier; the pipeline never reads a clock.
+/// - **Time** is an input (`at now:`, ms), as in every tier; the pipeline never reads a clock. A
+///   download's image is stored at the latest time the pipeline has been given, so the tiers
+///   never see time go back.
 /// - **Recording.** Given a `TraceRecorder`, the pipeline records every request it serves — the
-///   URL, the image's size and the tier that answered — in ticket order, at the request's time.
-///   A request that fails or is cancelled is not recorded. Pins are recorded as `favourite` and
-///   `unfavourite` events; other app events are the app's to record.
+///   URL, the image's size and the tier that answered — in the order the requests were made, at
+///   each one's time, once it is answered. A request that fails or is cancelled is not recorded.
+///   Pins are recorded as `favourite` and `unfavourite` events; other app events are the app's to
+///   record.
 ///
 /// A relaunch is a new pipeline on the same disk file; app events in between are `perform(_:at:)`.
 public actor ImagePipeline {
@@ -70,15 +63,28 @@ public actor ImagePipeline {
         public let source: RequestOutcome
     }
 
-    /// A request with its place in line; made by `request(_:at:)`, loaded by `image(for:)`.
-    package struct Request: Sendable, Hashable {
+    /// A request made by `request(_:at:pixels:)`: answered already (a hit, or a disk that failed),
+    /// or waiting for a load under way; `image(for:)` gives its image.
+    package struct Request: Sendable {
         package let url: String
         package let time: Int64
-        /// The image's pixels (packed `PixelSize`), when the app knows them; 0 otherwise.
-        package let pixels: UInt32
-        /// Made while a download of its URL was under way: served by it, it is a delayed hit.
-        package let delayed: Bool
-        let ticket: Int
+        /// What the request got when it was made.
+        let answer: Answer
+        /// Whether it started a download (a miss in every tier with none under way).
+        package var startedDownload: Bool {
+            if case .waiting(_, let started) = answer { started } else { false }
+        }
+        /// The image, when the request was answered as it was made.
+        package var image: LoadedImage? {
+            if case .image(let image) = answer { image } else { nil }
+        }
+    }
+
+    enum Answer: Sendable {
+        case image(LoadedImage)
+        case failure(any Error)
+        /// Waiting for `load`; `started`: its download is this request's own.
+        case waiting(Load, started: Bool)
     }
 
     /// What the pipeline did on the network since it opened.
@@ -154,35 +160,28 @@ public actor ImagePipeline {
     private let downloader: any ImageDownloading
     // Reads the pixel size of an image the request gave none for, when memory costs bitmaps.
     private let decoder: (any ImageDecoding)?
-    /// Records each served request, in ticket order (nil: no recording).
+    /// Records each served request, in the order they were made (nil: no recording).
     private let recorder: TraceRecorder?
     public private(set) var stats = Stats()
     /// The favourites' photo URLs: pinned in each tier as it stores them.
     public private(set) var wanted: Set<String>
 
-    private var nextTicket = 0
-    // The ticket whose cache operations run now; later tickets wait in `waiting`.
-    private var turn = 0
-    private var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
-    // Tickets cancelled before their turn: the turn passes over them.
-    private var skipped: Set<Int> = []
-    // Requests made and not yet finished, per URL.
-    private var pending: [String: Int] = [:]
-    // The download each ticket started, until it finishes.
-    private var downloads: [Int: Download] = [:]
-    // Downloads under way per URL, until each ends (done, failed or cancelled).
-    private var downloading: [String: Int] = [:]
+    // The loads under way (a disk read or a download), by URL.
+    private var loads: [String: Load] = [:]
+    // The latest time given: when a download's image is stored.
+    private var latest: Int64 = .min
+    // Records, in the order their requests were made: each request's number, and those answered
+    // but not yet written because an earlier one is still waiting.
+    private var nextRequest = 0
+    private var nextRecord = 0
+    private var answered: [Int: Record?] = [:]
 
-    private struct Download {
-        let task: Task<[UInt8], any Error>
-        var finished = false
-    }
-
-    // How a download ended.
-    private enum DownloadEnding {
-        case completed(bytes: Int)
-        case failed
-        case cancelled
+    private struct Record {
+        let url: String
+        let size: Int
+        let source: TraceRecorder.Source
+        let time: Int64
+        let pixels: UInt32
     }
 
     /// What to do when the disk tier's file cannot be opened.
@@ -292,9 +291,9 @@ public actor ImagePipeline {
         self.wanted = favourites ?? []
     }
 
-    /// Makes a request for `url` at `now`, taking the next ticket, and starts its download if no
-    /// tier holds the image and no earlier request for it is in line. Make requests in the order
-    /// the list asks for them (await each call before the next); load each with `image(for:)`.
+    /// Makes a request for `url` at `now` and looks it up: answered at once from memory, from
+    /// disk once it is read, or waiting for a load of the URL under way, or for the download it
+    /// starts. Make requests in the order the list asks for them; load each with `image(for:)`.
     ///
     /// - Parameters:
     ///   - url: the photo's address, its key in every tier.
@@ -302,23 +301,59 @@ public actor ImagePipeline {
     ///   - pixels: the image's size in pixels when the app knows it (packed `PixelSize`): a memory
     ///     tier costing decoded bitmaps charges by it.
     package func request(_ url: String, at now: Int64, pixels: UInt32 = 0) async -> Request {
-        let ticket = nextTicket
-        nextTicket += 1
-        let delayed = downloading[url] != nil
-        let earlier = pending[url, default: 0]
-        pending[url] = earlier + 1
-        // Everything about the request's place is settled before the disk is asked (other calls
-        // may run meanwhile); its turn cannot come before this returns it.
-        if earlier > 0 {
-            stats.coalesced += 1
-        } else if await !holds(url, at: now), downloads[ticket] == nil {
-            startDownload(url, for: ticket)
+        latest = max(latest, now)
+        let number = nextRequest
+        nextRequest += 1
+        do {
+            if let bytes = try memory?.value(forKey: url, at: now) {
+                // The pixels only for the recording: a memory hit needs no cost.
+                if recorder != nil {
+                    answer(
+                        number,
+                        Record(
+                            url: url, size: bytes.count, source: .memory, time: now,
+                            pixels: self.pixels(of: bytes, pixels)))
+                }
+                return Request(url: url, time: now, answer: .image(LoadedImage(bytes: bytes, source: .memory)))
+            }
+        } catch {
+            answer(number, nil)
+            return Request(url: url, time: now, answer: .failure(error))
         }
-        return Request(url: url, time: now, pixels: pixels, delayed: delayed, ticket: ticket)
+        if let load = loads[url] {
+            stats.coalesced += 1
+            load.requests.append(Load.Member(number: number, time: now, pixels: pixels))
+            return Request(url: url, time: now, answer: .waiting(load, started: false))
+        }
+        let load = Load(url: url, first: Load.Member(number: number, time: now, pixels: pixels))
+        loads[url] = load
+        if let disk {
+            let read: Result<[UInt8]?, any Error>
+            do { read = .success(try await disk.value(forKey: url, at: now)) } catch { read = .failure(error) }
+            switch read {
+            case .success(let bytes?):
+                let pixels = self.pixels(of: bytes, pixels)
+                do {
+                    try store(bytes, url, in: memory, at: now, pixels: pixels)
+                } catch {
+                    end(load, with: .failure(error))
+                    return Request(url: url, time: now, answer: .failure(error))
+                }
+                end(load, with: .success(bytes), from: .disk, pixels: pixels)
+                return Request(url: url, time: now, answer: .image(LoadedImage(bytes: bytes, source: .disk)))
+            case .success(nil):
+                break
+            case .failure(let error):
+                end(load, with: .failure(error))
+                return Request(url: url, time: now, answer: .failure(error))
+            }
+        }
+        startDownload(load)
+        return Request(url: url, time: now, answer: .waiting(load, started: true))
     }
 
-    /// Loads the image at `url`: from memory at once when it holds it, else from disk or the
-    /// network in the request's turn (see the rules above).
+    /// Loads the image at `url`: from memory at once when it holds it, else from disk, else from
+    /// the network (see the rules above).
     ///
     /// - Parameters:
     ///   - url: the photo's address, its key in every tier.
@@ -328,54 +363,38 @@ public actor ImagePipeline {
     /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
     ///   was cancelled, `StoreError` when the disk fails on a read.
     public func image(for url: String, at now: Int64, pixels: UInt32 = 0) async throws -> LoadedImage {
-        try await image(for: await request(url, at: now, pixels: pixels))
+        try Task.checkCancellation()
+        return try await image(for: await request(url, at: now, pixels: pixels))
     }
 
-    /// Loads the image of `request`: at once when the memory tier holds it (`earlyImage(for:)`),
-    /// the request's lookup then running in its turn on its own; otherwise in its turn.
+    /// The image of `request`: its answer, or the end of the load it waits for.
     ///
     /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
     ///   was cancelled, `StoreError` when the disk fails on a read.
     package func image(for request: Request) async throws -> LoadedImage {
-        guard let early = earlyImage(for: request) else { return try await imageInTurn(for: request) }
-        // The turn still runs: it makes the lookup the simulator makes. The app has its image, so
-        // what that turn meets (an eviction since, a download failing) is only counted.
-        Task { _ = try? await self.imageInTurn(for: request) }
-        return early
-    }
-
-    /// The answer `image(for:)` gives ahead of the request's turn: the image if the memory tier
-    /// holds it now (read without telling the policy), and the request has not been cancelled and
-    /// its turn has not come; `nil` otherwise. Either way the request must still be loaded in its
-    /// turn, `imageInTurn(for:)`, which a replay awaits for the outcome the simulator gives.
-    package func earlyImage(for request: Request) -> LoadedImage? {
-        guard request.ticket > turn, !Task.isCancelled, let bytes = memory?.peek(request.url, at: request.time)
-        else { return nil }
-        return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
-    }
-
-    /// Loads the image of `request` in its turn, after every earlier request's cache operations.
-    ///
-    /// - Throws: `ImageLoadingError` when the download fails, `CancellationError` when the task
-    ///   was cancelled, `StoreError` when the disk fails on a read.
-    package func imageInTurn(for request: Request) async throws -> LoadedImage {
-        let ticket = request.ticket
-        if Task.isCancelled {
-            abandon(ticket)
-            finish(request)
-            throw CancellationError()
-        }
-        return try await withTaskCancellationHandler {
-            try await serve(request)
-        } onCancel: {
-            Task { await self.cancel(ticket) }
+        switch request.answer {
+        case .image(let image): return image
+        case .failure(let error): throw error
+        case .waiting(let load, let started):
+            let source: RequestOutcome = started ? .network : .delayed
+            if let ending = load.ending { return try LoadedImage(bytes: ending.get(), source: load.source(source)) }
+            let waiter = load.nextWaiter
+            load.nextWaiter += 1
+            let bytes = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+                    wait(for: load, as: waiter, continuation)
+                }
+            } onCancel: {
+                Task { await self.leave(load, waiter) }
+            }
+            return LoadedImage(bytes: bytes, source: load.source(source))
         }
     }
 
     /// The image for `url` if the memory tier holds it at `now`, without making a request: for
-    /// drawing a row in the same frame, synchronously. It counts as a use of the entry, outside
-    /// any request's turn, so a run's order then depends on timing: a replay does not call it
-    /// (`image(for:)` already answers memory hits at once, in order).
+    /// drawing a row in the same frame, synchronously. It counts as a use of the entry outside
+    /// any request, which a trace does not hold: a replay does not call it (`image(for:)` answers
+    /// memory hits at once).
     public func cachedImage(for url: String, at now: Int64) throws -> [UInt8]? {
         try memory?.value(forKey: url, at: now)
     }
@@ -386,6 +405,7 @@ public actor ImagePipeline {
     /// a budget).
     @discardableResult
     public func pin(_ url: String, at now: Int64) async throws -> Bool {
+        latest = max(latest, now)
         wanted.insert(url)
         recorder?.recordEvent(.favourite, key: url, at: now)
         let inMemory = try memory?.pin(url, at: now) ?? false
@@ -405,6 +425,7 @@ public actor ImagePipeline {
     /// Lets the photo at `url` go: it counts against the capacities again, as used at `now`.
     /// Recorded as an `unfavourite` event.
     public func unpin(_ url: String, at now: Int64) async throws {
+        latest = max(latest, now)
         wanted.remove(url)
         recorder?.recordEvent(.unfavourite, key: url, at: now)
         try memory?.unpin(url, at: now)
@@ -414,6 +435,7 @@ public actor ImagePipeline {
     /// Carries out an app event's action on the tiers (`ClientLifecycle`). A relaunch is not an
     /// action on a pipeline: open a new one on the same disk file.
     public func perform(_ action: ClientAction, at now: Int64) async throws {
+        latest = max(latest, now)
         switch action {
         case .relaunch:
             preconditionFailure("ImagePipeline: a relaunch is a new pipeline, not an action")
@@ -446,72 +468,143 @@ public actor ImagePipeline {
     public func checkInvariants() async throws {
         try memory?.checkInvariants()
         try await disk?.checkInvariants()
-        precondition(waiting.keys.allSatisfy { $0 > turn }, "ImagePipeline: a request waits for a turn that passed")
+        precondition(loads.values.allSatisfy { $0.ending == nil }, "ImagePipeline: a load ended but is under way")
     }
 
-    // MARK: Turns
+    // MARK: Loads
 
-    private func serve(_ request: Request) async throws -> LoadedImage {
-        let ticket = request.ticket
-        if turn != ticket {
-            if Task.isCancelled {
-                abandon(ticket)
-            } else {
-                await withCheckedContinuation { waiting[ticket] = $0 }
+    /// A load of one URL under way — its disk read, then its download — and the requests it
+    /// serves. Touched only on the pipeline's actor (a `Request` carries it back there), hence
+    /// `@unchecked Sendable`.
+    final class Load: @unchecked Sendable {
+        struct Member {
+            let number: Int
+            let time: Int64
+            let pixels: UInt32
+        }
+
+        let url: String
+        // The requests it serves, the one that made it first.
+        var requests: [Member]
+        var task: Task<Void, Never>?
+        // The requests awaiting it (`image(for:)`), each by a number of its own.
+        var waiters: [Int: CheckedContinuation<[UInt8], any Error>] = [:]
+        var nextWaiter = 0
+        // How it ended, once it has, and which tier the image came from.
+        var ending: Result<[UInt8], any Error>?
+        var servedFrom = RequestOutcome.network
+
+        init(url: String, first: Member) {
+            self.url = url
+            requests = [first]
+        }
+
+        // The outcome of a request it served: a disk hit for all, or `asked` (the network for
+        // the one that made it, a delayed hit for the rest).
+        func source(_ asked: RequestOutcome) -> RequestOutcome { servedFrom == .disk ? .disk : asked }
+    }
+
+    private func startDownload(_ load: Load) {
+        let downloader = downloader
+        let url = load.url
+        load.task = Task {
+            let result: Result<[UInt8], any Error>
+            do {
+                let bytes = try await downloader.download(url)
+                // Cancelled as it ended: no request wants it any more.
+                try Task.checkCancellation()
+                result = .success(bytes)
+            } catch {
+                result = .failure(error)
             }
+            await self.downloaded(load, result)
         }
-        guard turn == ticket else {
-            // Cancelled before its turn: the turn passes over it.
-            finish(request)
-            throw CancellationError()
+    }
+
+    // A download ended: its image is stored in memory, then on disk, at the latest time given,
+    // and handed to its requests.
+    private func downloaded(_ load: Load, _ result: Result<[UInt8], any Error>) async {
+        let bytes: [UInt8]
+        switch result {
+        case .success(let image): bytes = image
+        case .failure(let error):
+            if error is CancellationError { stats.cancelledDownloads += 1 } else { stats.failedDownloads += 1 }
+            end(load, with: result)
+            return
         }
-        defer {
-            finish(request)
-            passTurn()
-        }
-        try Task.checkCancellation()
-        let url = request.url
-        let now = request.time
-        if let bytes = try memory?.value(forKey: url, at: now) {
-            // The pixels only for the recording: a memory hit needs no cost.
-            record(url, size: bytes.count, source: .memory, at: now, pixels: self.pixels(of: bytes, for: request))
-            return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .memory)
-        }
-        if let bytes = try await disk?.value(forKey: url, at: now) {
-            let pixels = pixels(of: bytes, for: request)
+        stats.downloads += 1
+        stats.bytesDownloaded += bytes.count
+        let url = load.url
+        let now = latest
+        let pixels = pixels(of: bytes, load.requests[0].pixels)
+        do {
             try store(bytes, url, in: memory, at: now, pixels: pixels)
-            record(url, size: bytes.count, source: .disk, at: now, pixels: pixels)
-            return LoadedImage(bytes: bytes, source: request.delayed ? .delayed : .disk)
+        } catch {
+            end(load, with: .failure(error))
+            return
         }
-        // Not started early (a tier held the image when it was made, or an earlier request
-        // wanted it), or started and the image is still in no tier: download it now.
-        if downloads[ticket] == nil { startDownload(url, for: ticket) }
-        let bytes = try await downloads[ticket]!.task.value
-        let pixels = pixels(of: bytes, for: request)
         do {
             try await disk?.insert(bytes, forKey: url, at: now, pixels: pixels, pinned: wanted.contains(url))
         } catch {
             stats.diskWriteFailures += 1
         }
-        try store(bytes, url, in: memory, at: now, pixels: pixels)
-        record(url, size: bytes.count, source: .network, at: now, pixels: pixels)
-        return LoadedImage(bytes: bytes, source: .network)
+        end(load, with: result, pixels: pixels)
     }
+
+    // A load ended: it is no longer under way, its requests are answered and recorded, and its
+    // waiters resumed.
+    private func end(
+        _ load: Load, with result: Result<[UInt8], any Error>, from source: RequestOutcome = .network,
+        pixels: UInt32 = 0
+    ) {
+        if loads[load.url] === load { loads[load.url] = nil }
+        load.ending = result
+        load.servedFrom = source
+        for (index, member) in load.requests.enumerated() {
+            guard case .success(let bytes) = result else {
+                answer(member.number, nil)
+                continue
+            }
+            let tier: TraceRecorder.Source = index > 0 ? .memory : source == .disk ? .disk : .network
+            answer(
+                member.number, Record(url: load.url, size: bytes.count, source: tier, time: member.time, pixels: pixels)
+            )
+        }
+        load.requests = []
+        let waiters = load.waiters
+        load.waiters = [:]
+        for continuation in waiters.values { continuation.resume(with: result) }
+    }
+
+    // Adds a waiter to `load`, on the actor: answered now if the load has ended or the task was
+    // cancelled, else when the load ends.
+    private func wait(
+        for load: Load, as waiter: Int, _ continuation: CheckedContinuation<[UInt8], any Error>
+    ) {
+        if let ending = load.ending {
+            continuation.resume(with: ending)
+        } else if Task.isCancelled {
+            continuation.resume(throwing: CancellationError())
+        } else {
+            load.waiters[waiter] = continuation
+        }
+    }
+
+    // A waiting request's task was cancelled: it throws now, and a download no request waits for
+    // any more is cancelled.
+    private func leave(_ load: Load, _ waiter: Int) {
+        guard let continuation = load.waiters.removeValue(forKey: waiter) else { return }
+        continuation.resume(throwing: CancellationError())
+        if load.waiters.isEmpty, load.ending == nil { load.task?.cancel() }
+    }
+
+    // MARK: Storing and recording
 
     // The pixels (packed `PixelSize`) the request gave, else the decoder's reading of `bytes`,
     // else 0 (unknown).
-    private func pixels(of bytes: [UInt8], for request: Request) -> UInt32 {
-        guard request.pixels == 0, let size = decoder?.pixelSize(of: bytes) else { return request.pixels }
+    private func pixels(of bytes: [UInt8], _ given: UInt32) -> UInt32 {
+        guard given == 0, let size = decoder?.pixelSize(of: bytes) else { return given }
         return size.packed
-    }
-
-    // Records a served request; `pixels` is worked out only when there is a recorder.
-    private func record(
-        _ url: String, size: Int, source: TraceRecorder.Source, at now: Int64, pixels: @autoclosure () -> UInt32
-    ) {
-        guard let recorder else { return }
-        let known = PixelSize(packed: pixels())
-        recorder.recordLookup(url, size: size, source: source, at: now, width: known?.width, height: known?.height)
     }
 
     // Stores an image in `tier`, pinning it there if it is a favourite's.
@@ -524,74 +617,18 @@ public actor ImagePipeline {
         try tier.pin(url, at: now)
     }
 
-    private func passTurn() {
-        turn += 1
-        while skipped.remove(turn) != nil { turn += 1 }
-        waiting.removeValue(forKey: turn)?.resume()
-    }
-
-    // A request cancelled before it reached the pipeline.
-    private func abandon(_ ticket: Int) {
-        if ticket == turn {
-            passTurn()
-        } else if ticket > turn {
-            skipped.insert(ticket)
-        }
-    }
-
-    // The request's task was cancelled: cancel its download, and if its turn has not come, skip
-    // it (waking it, so that it can throw).
-    private func cancel(_ ticket: Int) {
-        downloads[ticket]?.task.cancel()
-        guard ticket > turn else { return }
-        skipped.insert(ticket)
-        waiting.removeValue(forKey: ticket)?.resume()
-    }
-
-    // The request is done, served or not: it leaves the line, and its download, if unfinished,
-    // is cancelled.
-    private func finish(_ request: Request) {
-        let left = pending[request.url, default: 1] - 1
-        pending[request.url] = left > 0 ? left : nil
-        if let download = downloads.removeValue(forKey: request.ticket), !download.finished {
-            download.task.cancel()
-        }
-    }
-
-    // MARK: Downloads
-
-    private func holds(_ url: String, at now: Int64) async -> Bool {
-        if memory?.contains(url, at: now) == true { return true }
-        return await disk?.contains(url, at: now) == true
-    }
-
-    private func startDownload(_ url: String, for ticket: Int) {
-        let downloader = downloader
-        downloading[url, default: 0] += 1
-        let task = Task {
-            do {
-                let bytes = try await downloader.download(url)
-                self.finished(ticket, url, .completed(bytes: bytes.count))
-                return bytes
-            } catch {
-                self.finished(ticket, url, error is CancellationError ? .cancelled : .failed)
-                throw error
-            }
-        }
-        downloads[ticket] = Download(task: task)
-    }
-
-    // Called by a download's own task before it returns.
-    private func finished(_ ticket: Int, _ url: String, _ ending: DownloadEnding) {
-        downloads[ticket]?.finished = true
-        let left = downloading[url, default: 1] - 1
-        downloading[url] = left > 0 ? left : nil
-        switch ending {
-        case .failed: stats.failedDownloads += 1
-        case .completed(let count):
-            stats.downloads += 1
-            stats.bytesDownloaded += count
-        case .cancelled: stats.cancelledDownloads += 1
+    // Request `number` was answered (`record`), or failed (nil): written once every request made
+    // before it has been.
+    private func answer(_ number: Int, _ record: Record?) {
+        guard let recorder else { return }
+        answered[number] = .some(record)
+        while let next = answered.removeValue(forKey: nextRecord) {
+            nextRecord += 1
+            guard let record = next else { continue }
+            let known = PixelSize(packed: record.pixels)
+            recorder.recordLookup(
+                record.url, size: record.size, source: record.source, at: record.time, width: known?.width,
+                height: known?.height)
         }
     }
 }

@@ -52,12 +52,6 @@ public protocol ImageTier: AnyObject {
     /// The bytes for `url` if stored, unexpired at `now` and intact (a hit), else `nil`.
     func value(forKey url: String, at now: Int64) throws -> [UInt8]?
 
-    /// The bytes `value(forKey:at:)` would return at `now` when the tier can give them without
-    /// reading storage, telling the policy nothing; `nil` otherwise. A memory tier answers from
-    /// what it holds; a disk tier always returns `nil` (its read is not instant, and only the read
-    /// checks integrity). The pipeline answers a memory hit ahead of its turn with it.
-    func peek(_ url: String, at now: Int64) -> [UInt8]?
-
     /// Stores the complete image `bytes` under `url`, replacing any earlier entry (a pinned entry
     /// stays pinned) and evicting as the capacity requires. `pixels` (packed `PixelSize`, 0 for
     /// unknown) is what a memory tier costing decoded bitmaps charges by; a disk tier ignores it.

@@ -75,10 +75,6 @@ public final class MemoryTier<Policy: EvictionPolicy>: ImageTier {
         pins[url]?.value ?? engine.value(forKey: url, at: now)?.bytes
     }
 
-    public func peek(_ url: String, at now: Int64) -> [UInt8]? {
-        pins[url]?.value ?? engine.peekValue(forKey: url, at: now)?.bytes
-    }
-
     @discardableResult
     public func insert(_ bytes: [UInt8], forKey url: String, at now: Int64, pixels: UInt32 = 0) -> Bool {
         let size = memoryCost.bytes(size: bytes.count, pixels: pixels)

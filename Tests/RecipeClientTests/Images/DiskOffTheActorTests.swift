@@ -32,20 +32,19 @@ struct DiskOffTheActorTests {
         func contains(_ url: String, at now: Int64) -> Bool { inner.contains(url, at: now) }
         func value(forKey url: String, at now: Int64) throws -> [UInt8]? {
             usleep(microseconds)
-            return try inner.value(forKey: url, at: now)
+            return inner.value(forKey: url, at: now)
         }
-        func peek(_ url: String, at now: Int64) -> [UInt8]? { inner.peek(url, at: now) }
         func insert(_ bytes: [UInt8], forKey url: String, at now: Int64, pixels: UInt32) throws -> Bool {
-            try inner.insert(bytes, forKey: url, at: now, pixels: pixels)
+            inner.insert(bytes, forKey: url, at: now, pixels: pixels)
         }
-        func remove(_ url: String) throws { try inner.remove(url) }
-        func pin(_ url: String, at now: Int64) throws -> Bool { try inner.pin(url, at: now) }
-        func unpin(_ url: String, at now: Int64) throws { try inner.unpin(url, at: now) }
+        func remove(_ url: String) throws { inner.remove(url) }
+        func pin(_ url: String, at now: Int64) throws -> Bool { inner.pin(url, at: now) }
+        func unpin(_ url: String, at now: Int64) throws { inner.unpin(url, at: now) }
         func sweep(limit: Int, trimRatio: Double, at now: Int64) throws {
-            try inner.sweep(limit: limit, trimRatio: trimRatio, at: now)
+            inner.sweep(limit: limit, trimRatio: trimRatio, at: now)
         }
-        func trim(toCost target: Int) throws { try inner.trim(toCost: target) }
-        func checkInvariants() throws { try inner.checkInvariants() }
+        func trim(toCost target: Int) throws { inner.trim(toCost: target) }
+        func checkInvariants() throws { inner.checkInvariants() }
     }
 
     /// Serves every URL's bytes at once.
@@ -57,7 +56,7 @@ struct DiskOffTheActorTests {
         // Given a pipeline whose disk takes 1 s over each lookup, holding photo A on disk only,
         // and photo B in memory
         let disk = SlowTier(microseconds: 1_000_000)
-        try disk.insert(Array("a".utf8), forKey: "a", at: 0, pixels: 0)
+        _ = try disk.insert(Array("a".utf8), forKey: "a", at: 0, pixels: 0)
         let client = ClientConfiguration(
             name: "slow-disk", memory: TierConfiguration(policy: .lru, capacity: 1 << 20),
             disk: TierConfiguration(policy: .lru, capacity: 1 << 20), memoryCost: .encoded)

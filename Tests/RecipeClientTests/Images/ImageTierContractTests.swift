@@ -145,46 +145,6 @@ struct ImageTierContractTests {
     }
 
     @Test(arguments: Kind.allCases, PolicyKind.online)
-    func aPeekAnswersWhatALookupWouldAndTellsThePolicyNothing(kind: Kind, policy: PolicyKind) throws {
-        try F.withTemporaryDirectory { first in
-            try F.withTemporaryDirectory { second in
-                // Given two tiers under the same workload, one of them also peeked at before every step
-                let peeked = try kind.make(policy, capacity: 20_000, folder: first)
-                let plain = try kind.make(policy, capacity: 20_000, folder: second)
-                var random = SplitMix64(seed: 29)
-                var peekHits = 0
-                for step in 1...600 {
-                    let now = Int64(step)
-                    let looked = Int(random.next() % 60)
-                    let peek = peeked.peek(F.url(looked), at: now)
-                    // Then a memory tier's peek is the image exactly when the tier holds it; a disk's is nil
-                    if kind == .memory && plain.contains(F.url(looked), at: now) {
-                        #expect(peek == Self.image(looked))
-                        peekHits += 1
-                    } else {
-                        #expect(peek == nil)
-                    }
-                    let number = Int(random.next() % 60)
-                    if random.next() % 3 == 0 {
-                        try peeked.insert(Self.image(number), forKey: F.url(number), at: now)
-                        try plain.insert(Self.image(number), forKey: F.url(number), at: now)
-                    } else {
-                        let hit = try peeked.value(forKey: F.url(number), at: now)
-                        #expect(try hit == plain.value(forKey: F.url(number), at: now))
-                    }
-                }
-                // And the peeks changed nothing: both tiers hold the same images
-                #expect(
-                    (0..<60).filter { peeked.contains(F.url($0), at: 600) }
-                        == (0..<60).filter { plain.contains(F.url($0), at: 600) })
-                #expect(peeked.evictions == plain.evictions)
-                #expect(kind == .disk || peekHits > 0)
-                try peeked.checkInvariants()
-            }
-        }
-    }
-
-    @Test(arguments: Kind.allCases, PolicyKind.online)
     func aMissIsNilAndRemovingWhatIsAbsentIsNoError(kind: Kind, policy: PolicyKind) throws {
         try F.withTemporaryDirectory { folder in
             let tier = try kind.make(policy, capacity: 20_000, folder: folder)
