@@ -1,4 +1,5 @@
 import CacheLab
+import ClientModel
 import LiveReplay
 
 /// What every command prints and writes at its end, in one place: a run's table or CSV, a
@@ -26,6 +27,14 @@ enum Emitter {
         var lines = [
             "\(measured.run.label): \(Report.grouped(trace.count)) requests in \(Report.decimal(measured.seconds, places: 2)) s (\(Report.grouped(Int(measured.requestsPerSecond))) requests/s); \(Self.describe(run.agreement)); downloaded \(Report.grouped(measured.run.bytesDownloaded)) bytes, the server sent \(Report.grouped(measured.serverBytes))"
         ]
+        let bySource = measured.run.live?.latencyBySource ?? [:]
+        let sources: [RequestOutcome] = [.memory, .disk, .delayed, .network]
+        let latencies = sources.compactMap { source in
+            bySource[source].map {
+                "\(source) \(Report.decimal($0.p50, places: 2)) / \(Report.decimal($0.p99, places: 2))"
+            }
+        }
+        if !latencies.isEmpty { lines.append("  latency p50 / p99, ms: " + latencies.joined(separator: ", ")) }
         if !measured.faultsInjected.isEmpty {
             let kinds = measured.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
             lines.append(

@@ -464,6 +464,9 @@ public actor ImagePipeline {
         }
     }
 
+    /// The requests awaiting a load under way (for tests).
+    var waiterCount: Int { loads.values.reduce(0) { $0 + $1.waiters.count } }
+
     /// Checks both tiers' bookkeeping; stops with a message if it is wrong.
     public func checkInvariants() async throws {
         try memory?.checkInvariants()
@@ -594,8 +597,8 @@ public actor ImagePipeline {
     // any more is cancelled.
     private func leave(_ load: Load, _ waiter: Int) {
         guard let continuation = load.waiters.removeValue(forKey: waiter) else { return }
-        continuation.resume(throwing: CancellationError())
         if load.waiters.isEmpty, load.ending == nil { load.task?.cancel() }
+        continuation.resume(throwing: CancellationError())
     }
 
     // MARK: Storing and recording

@@ -155,6 +155,16 @@ extension RecipeListEndToEndTests {
                 let pinned = try F.storedEntries(path: path).filter(\.pinned).map(\.url)
                 #expect(pinned == [recipe.photoURLSmall!.absoluteString])
                 #expect(await images.wanted == Set(recipe.photoURLStrings))
+
+                // The prefetcher, as in the article (the band: the three recipes after the first)
+                let prefetcher = ImagePrefetcher(pipeline: images)
+                let band = await model.state.recipes.dropFirst(1).prefix(3)
+                await prefetcher.startPrefetching(band.compactMap { $0.photoURLSmall?.absoluteString }, at: now)
+                try await F.waitUntil("the band is prefetched") { await prefetcher.completed == 3 }
+                let shown = try await images.image(for: band.first!.photoURLSmall!.absoluteString, at: now)
+                #expect(shown.source == .memory)
+                await prefetcher.stopPrefetching(band.compactMap { $0.photoURLSmall?.absoluteString })
+                #expect(await prefetcher.pending == 0)
             }
         }
     }
