@@ -50,15 +50,8 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     @inlinable public func cost(forKey key: Key) -> Int? { core.pointee.cost(forKey: key) }
 
     /// Whether a lookup of `key` at `now` would hit (stored and unexpired), without touching the
-    /// policy or the expiry: a peek, for deciding whether to start a download early.
+    /// policy or the expiry: a peek (a tier's `contains`, a pin's check that the entry is there).
     @inlinable public func isLive(_ key: Key, at now: Int64) -> Bool { core.pointee.isLive(key, at: now) }
-
-    /// The value stored for `key` if it is unexpired at `now`, without touching the policy, the
-    /// expiry or the admission filter: what a lookup would return, read ahead of its turn (the
-    /// image pipeline answers a memory hit at once this way, and makes the lookup itself later).
-    @inlinable public func peekValue(forKey key: Key, at now: Int64) -> Value? {
-        core.pointee.peekValue(forKey: key, at: now)
-    }
 
     /// Called for every entry the cache drops on its own — evicted to make room or expired —
     /// before it goes, so a tier that keeps the bytes elsewhere (the SQLite disk tier) can delete

@@ -126,11 +126,6 @@
         return configuration.ttl == nil || entries[slot].expiry > now
     }
 
-    @inlinable package func peekValue(forKey key: Key, at now: Int64) -> Value? {
-        guard let slot = liveSlot(for: key), configuration.ttl == nil || entries[slot].expiry > now else { return nil }
-        return storedValue(slot)
-    }
-
     @inlinable package mutating func value(forKey key: Key, at now: Int64, requestSize: Int?) -> Value? {
         guard let slot = liveSlot(for: key) else { return nil }
         if let gate, gate.observes, configuration.ttl == nil || entries[slot].expiry > now {

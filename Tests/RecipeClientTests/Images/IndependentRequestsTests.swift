@@ -16,6 +16,14 @@ struct IndependentRequestsTests {
         "https://photos.example/a.jpg", "https://photos.example/b.jpg", "https://photos.example/c.jpg"
     )
 
+    /// A pipeline with a memory tier alone, LRU, costing images by their bytes.
+    static func memoryOnly(capacity: Int, _ downloader: HeldDownloader) throws -> ImagePipeline {
+        let client = ClientConfiguration(
+            name: "memory", memory: TierConfiguration(policy: .lru, capacity: capacity), disk: nil, memoryCost: .encoded
+        )
+        return try ImagePipeline(client: client, diskPath: nil, downloader: downloader, at: 0)
+    }
+
     static func downloader() -> HeldDownloader {
         HeldDownloader([a: .success(images[0]), b: .success(images[1]), c: .success(images[2])])
     }
@@ -77,9 +85,7 @@ struct IndependentRequestsTests {
         // Given a request made and never loaded (a row gone before it asked for its image), its
         // download held back
         let downloader = Self.downloader()
-        let client = ClientConfiguration(
-            name: "memory", memory: TierConfiguration(policy: .lru, capacity: 10_000), disk: nil, memoryCost: .encoded)
-        let pipeline = try ImagePipeline(client: client, diskPath: nil, downloader: downloader, at: 0)
+        let pipeline = try Self.memoryOnly(capacity: 10_000, downloader)
         downloader.hold(Self.a)
         let forgotten = await pipeline.request(Self.a, at: 1)
         #expect(forgotten.startedDownload)
@@ -99,10 +105,8 @@ struct IndependentRequestsTests {
         // Given a memory tier that fits two photos, holding b then c, and a download of a held back
         let images = Self.images
         let downloader = Self.downloader()
-        let client = ClientConfiguration(
-            name: "memory", memory: TierConfiguration(policy: .lru, capacity: images[1].count + images[2].count),
-            disk: nil, memoryCost: .encoded)
-        let pipeline = try ImagePipeline(client: client, diskPath: nil, downloader: downloader, at: 0)
+        let pipeline = try Self.memoryOnly(capacity: images[1].count + images[2].count, downloader)
+        let client = pipeline.client
         _ = try await pipeline.image(for: Self.b, at: 1)
         _ = try await pipeline.image(for: Self.c, at: 2)
         downloader.hold(Self.a)
@@ -136,9 +140,7 @@ struct IndependentRequestsTests {
     @Test func aCancelledRequestThrowsAtOnceAndItsDownloadStoresNothing() async throws {
         // Given a download held back, its only request waiting for it
         let downloader = Self.downloader()
-        let client = ClientConfiguration(
-            name: "memory", memory: TierConfiguration(policy: .lru, capacity: 10_000), disk: nil, memoryCost: .encoded)
-        let pipeline = try ImagePipeline(client: client, diskPath: nil, downloader: downloader, at: 0)
+        let pipeline = try Self.memoryOnly(capacity: 10_000, downloader)
         downloader.hold(Self.a)
         let waiting = Task { try await pipeline.image(for: Self.a, at: 1) }
         try await F.waitUntil("the download has started") { downloader.requests.contains(Self.a) }
