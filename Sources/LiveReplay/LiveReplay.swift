@@ -7,9 +7,11 @@ import RecipeClient
 /// URLSession) against a server over HTTP (`LiveEndpoint`; `LiveServer` starts a fixture server
 /// or reaches one), with wall-clock latency.
 ///
-/// Requests are made in trace order, up to `concurrency` at once, paced by `speed`. The pipeline
-/// serves them in that order (`ImagePipeline`), so each request's outcome is the one the
-/// simulator gives it: `Replay.simulate(trace, client:)` is the reference. App events apply
+/// Requests are made in trace order, each looked up as it is made. Unpaced, each download is
+/// handed to the pipeline at its modelled end (`LiveDriver`), so each request's outcome is the
+/// one the simulator gives it: `Replay.simulate(trace, client:)` is the reference. Paced by
+/// `speed` (up to `concurrency` requests in flight), downloads end when they end, and outcomes
+/// agree but within the timing margin of a download's end. App events apply
 /// between requests, once the earlier ones are answered: a relaunch tears the pipeline down and
 /// opens a new one on the same SQLite file; other events go through `ClientLifecycle`.
 public enum LiveReplay {

@@ -16,8 +16,8 @@ extension Replay {
     /// Downloads take time: each miss's download ends when the client's `NetworkProfile` says
     /// (`LatencyModel.missMicroseconds`), and a request for an image still being downloaded then
     /// waits for it: a delayed hit (`RequestOutcome.delayed`), as the real pipeline coalesces it.
-    /// The tiers are updated in request order all the same, as `ImagePipeline` does in ticket
-    /// order; a relaunch abandons the downloads under way.
+    /// A hit changes its tier at its request's time; a download's image is stored when it ends,
+    /// as `ImagePipeline` stores it; the downloads under way end at an app event.
     ///
     /// A client has no future knowledge: a tier whose policy needs it (Belady) is a programmer
     /// mistake here; check `ClientConfiguration.requireOnline()` first.

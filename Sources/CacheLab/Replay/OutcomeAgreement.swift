@@ -3,12 +3,13 @@ import ClientModel
 /// Whether a live replay's outcomes agree with the simulated client's, request by request.
 ///
 /// A hit, a miss and a failure are decided by the tiers' states, which the live pipeline and the
-/// simulator keep alike (`ImagePipeline`'s ticket order): they must be equal. A delayed hit is
-/// decided by time as well — whether the request came before its image's download ended — and a
-/// live replay's times follow the trace only when it is paced (`--speed`) against a server shaped
-/// like the simulator's network. So where timing cannot decide, a delayed hit agrees with a hit
-/// of either tier: always, when the replay was not paced; when it was, for the requests whose
-/// simulated time lies within `margin` of that download's end (`RunResult.timingSlack`).
+/// simulator keep alike: they must be equal. A delayed hit is decided by time as well — whether
+/// the request came before its image's download ended. An unpaced live replay hands each
+/// download over at its modelled end, so its margin is 0 and every outcome must be equal; a
+/// paced one (`--speed`) follows the trace's times only as closely as the wall clock allows, so
+/// a delayed hit agrees with a hit of either tier for the requests whose simulated time lies
+/// within `margin` of that download's end (`RunResult.timingSlack`); with no margin at all (nil),
+/// always.
 public struct OutcomeAgreement: Sendable, Equatable {
     /// Requests compared.
     public var requests = 0

@@ -95,7 +95,7 @@ public actor ImagePipeline {
         public var bytesDownloaded = 0
         /// Downloads that failed (each surfaced to its requests).
         public var failedDownloads = 0
-        /// Requests that started no download because an earlier one for the same URL was in line.
+        /// Requests that started no load of their own: they joined one under way for their URL.
         public var coalesced = 0
         /// Downloads that ended cancelled, with their request.
         public var cancelledDownloads = 0

@@ -102,15 +102,15 @@ struct ImagePipelineTests {
         }
     }
 
-    @Test func cancellingLoadsThrowsPromptlyStoresNothingAndDoesNotBlockTheLine() async throws {
+    @Test func cancellingLoadsThrowsPromptlyStoresNothingAndHoldsUpNoOtherRequest() async throws {
         try await F.withStorePath { path in
             try await F.withServer(F.makeConfiguration(latency: .seconds(4))) { server in
-                // Given a slow server, and three requests in line whose downloads have reached it
+                // Given a slow server, and three requests whose downloads have reached it
                 let photos = F.smallPhotos(of: server)
-                let (inTurn, waiting, kept) = (photos[2], photos[3], photos[4])
+                let (first, second, kept) = (photos[2], photos[3], photos[4])
                 let pipeline = try F.makePipeline(path: path)
                 var requests: [ImagePipeline.Request] = []
-                for (time, photo) in [inTurn, waiting, kept].enumerated() {
+                for (time, photo) in [first, second, kept].enumerated() {
                     requests.append(await pipeline.request(F.url(of: photo, on: server), at: Int64(time)))
                 }
                 let loads = requests.map { request in Task { try await pipeline.image(for: request) } }
@@ -120,8 +120,8 @@ struct ImagePipelineTests {
                 let clock = ContinuousClock()
                 let start = clock.now
 
-                // When the task loading the second (waiting for its turn) is cancelled, then the
-                // task loading the first (in its turn, awaiting its download)
+                // When the task loading the second is cancelled, then the task loading the first
+                // (each awaiting its own download)
                 loads[1].cancel()
                 await #expect(throws: CancellationError.self) { try await loads[1].value }
                 loads[0].cancel()
