@@ -138,6 +138,10 @@ public final class Cache<Key: CacheKey, Value, Policy: EvictionPolicy>: ImageCac
     @inline(__always)
     @inlinable public func prefetchHit(_ key: Key) -> Int32? { core.pointee.prefetchHit(key) }
 
+    /// Whether `prefetchHit` can load anything for this cache's policy and lifetime: when false,
+    /// a replay skips it (and `prefetchHitNeighbours`), since its lookup would only be repeated.
+    @inlinable public var prefetchesHits: Bool { core.pointee.prefetchesHits }
+
     /// Starts loading the neighbours of a slot `prefetchHit` returned. Changes nothing (the slot
     /// may have been reused since: the hint is then only wasted).
     @inline(__always)

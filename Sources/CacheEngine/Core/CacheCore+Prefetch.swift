@@ -100,6 +100,13 @@ extension CacheCore {
         coming = now
     }
 
+    /// Whether `prefetchHit` can load anything: false when the policy hints nothing for a hit
+    /// or a miss (`PrefetchingPolicy.prefetchesHits`), keeps no keys of its own (an index or
+    /// ghosts) and entries have no lifetime to check.
+    @inlinable package var prefetchesHits: Bool {
+        Policy._prefetchesHits || Self.policyIndexes || Policy._keepsGhostsInIndex || configuration.ttl != nil
+    }
+
     /// Starts loading what a hit on `key` touches (the policy's data for its slot, its entry
     /// with a lifetime), a few requests before it comes, and returns the slot found (nil when
     /// `key` is absent: then what the policy's miss reads, `PrefetchingPolicy.prefetchMiss`).

@@ -46,6 +46,7 @@ public protocol _PolicyHooks {
     mutating func _foreseeVictims()
     func _alternativeVictimHint() -> Int32?
     mutating func _prefetchVictim(_ slot: Int32, settled: Bool)
+    static var _prefetchesHits: Bool { get }
     mutating func _prefetchHit(_ slot: Int32, settled: Bool)
     mutating func _prefetchMiss(_ key: UInt64)
 }
@@ -86,6 +87,7 @@ extension _PolicyHooks {
     @inline(__always) @inlinable public mutating func _foreseeVictims() {}
     @inline(__always) @inlinable public func _alternativeVictimHint() -> Int32? { nil }
     @inline(__always) @inlinable public mutating func _prefetchVictim(_ slot: Int32, settled: Bool) {}
+    @inlinable public static var _prefetchesHits: Bool { false }
     @inline(__always) @inlinable public mutating func _prefetchHit(_ slot: Int32, settled: Bool) {}
     @inline(__always) @inlinable public mutating func _prefetchMiss(_ key: UInt64) {}
 }

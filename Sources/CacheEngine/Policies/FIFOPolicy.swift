@@ -11,6 +11,9 @@ public struct FIFOPolicy: PrefetchingPolicy {
     @usableFromInline package let links = SlotLinks()
     @usableFromInline package var order = SlotList()
 
+    // A hit touches nothing of the policy's: nothing to load ahead of it.
+    @inlinable public static var prefetchesHits: Bool { false }
+
     @inlinable public init(configuration: CacheConfiguration) {}
 
     @inlinable public mutating func grow(to slotCount: Int) { links.grow(to: slotCount) }

@@ -60,6 +60,8 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         let start = batch.start
         var position = 0
         var nextEvent = 0
+        // FIFO's hits touch nothing but the index: stages 2 and 3 would only look it up again.
+        let prefetchesHits = cache.prefetchesHits
         while true {
             while nextEvent < events.count, events[nextEvent].position <= start &+ position {
                 apply(events[nextEvent])
@@ -72,12 +74,14 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
                 if position &+ Self.prefetchDistance < keys.count {
                     cache.prefetch(keys[position &+ Self.prefetchDistance])
                 }
-                if position &+ Self.hitPrefetchDistance < keys.count {
-                    hitSlots[(position &+ Self.hitPrefetchDistance) & 7] = cache.prefetchHit(
-                        keys[position &+ Self.hitPrefetchDistance])
-                }
-                if let neighbour = hitSlots[(position &+ Self.neighbourPrefetchDistance) & 7] {
-                    cache.prefetchHitNeighbours(neighbour)
+                if prefetchesHits {
+                    if position &+ Self.hitPrefetchDistance < keys.count {
+                        hitSlots[(position &+ Self.hitPrefetchDistance) & 7] = cache.prefetchHit(
+                            keys[position &+ Self.hitPrefetchDistance])
+                    }
+                    if let neighbour = hitSlots[(position &+ Self.neighbourPrefetchDistance) & 7] {
+                        cache.prefetchHitNeighbours(neighbour)
+                    }
                 }
                 let key = keys[position]
                 let size = sizes[position]

@@ -9,6 +9,11 @@ public protocol PrefetchingPolicy: EvictionPolicy {
     /// LeCaR's ghosts).
     static var victimLookahead: Int { get }
 
+    /// Whether `prefetchHit(_:settled:)` or `prefetchMiss(_:)` hints anything (the default,
+    /// true). A policy whose hits touch nothing of its own (FIFO) says false, and the replay no
+    /// longer finds a coming request's slot in the index only to hint nothing with it.
+    static var prefetchesHits: Bool { get }
+
     /// Starts loading what a lookup of `key` will touch in the policy's own tables (ghost lists),
     /// a few requests ahead.
     mutating func prefetch(_ key: UInt64)
@@ -55,6 +60,8 @@ public protocol PrefetchingPolicy: EvictionPolicy {
 extension PrefetchingPolicy {
     @inlinable public static var victimLookahead: Int { 2 }
 
+    @inlinable public static var prefetchesHits: Bool { true }
+
     @inline(__always)
     @inlinable public mutating func prefetch(_ key: UInt64) {}
 
@@ -82,6 +89,8 @@ extension PrefetchingPolicy {
 
 extension _PolicyHooks where Self: PrefetchingPolicy {
     @inlinable public static var _victimLookahead: Int { victimLookahead }
+
+    @inlinable public static var _prefetchesHits: Bool { prefetchesHits }
 
     @inline(__always)
     @inlinable public mutating func _prefetch(_ key: UInt64) { prefetch(key) }
