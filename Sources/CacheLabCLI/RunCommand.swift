@@ -171,6 +171,7 @@ struct RunCommand: AsyncParsableCommand {
         let plan: RunRequest.Plan
         do { plan = try request.plan(on: source, statistics: statistics) } catch { throw CLIError("\(error)") }
         let outputs = try await Execution.run(plan.run, jobs: jobs, what: "run").outputs
+        Output.detail("run: read \(source.name) \(source.passes == 1 ? "once" : "\(source.passes) times")")
         for (placement, output) in zip(plan.placements, outputs) where placement.isOptimum {
             Output.status(
                 "belady at \(output.run.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(output.run.hits)) hits"

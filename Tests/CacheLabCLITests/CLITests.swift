@@ -86,6 +86,20 @@ struct CLITests {
         #expect(output.stderr.contains(expected))
     }
 
+    /// The trace source counts the streams it opens (`TraceSource.passes`); `--verbose` says it.
+    @Test(arguments: [("1KB", "once"), ("10%", "2 times"), ("1KB,10%", "2 times")])
+    func aRunReadsItsTraceOnceUnlessAShareOfTheWorkingSetIsAsked(capacity: String, reads: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachelab-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("reads.csv").path
+        try Data("time,key,size\n0,a,100\n1,b,200\n2,a,100\n3,c,300\n".utf8).write(to: URL(fileURLWithPath: path))
+        let output = try Binary.run(
+            ["run", "--trace", path, "--policy", "lru,fifo", "--capacity", capacity, "--format", "csv", "--verbose"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.contains("run: read reads.csv \(reads)\n"), "\(output.stderr)")
+    }
+
     @Test func aShareOfTheWorkingSetThatRoundsToNothingIsAnError() throws {
         let output = try Binary.run(["run", "--size-mode", "unit", "--capacity", "1%"])
         #expect(output.status != 0)

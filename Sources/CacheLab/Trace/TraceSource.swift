@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -23,6 +25,8 @@ public struct TraceSource: Sendable {
     /// Take each request's next use from a pass over the trace even where the file carries it
     /// (an oracleGeneral file whose `next_access_vtime` is missing or wrong).
     public var computesNextUses = false
+    // Streams `open` made, shared by the copies of this source.
+    private let opened = OpenCount()
 
     public init(_ origin: Origin) {
         self.origin = origin
@@ -73,9 +77,15 @@ public struct TraceSource: Sendable {
         if case .memory(let trace) = origin { trace } else { nil }
     }
 
+    /// How many times the trace has been read: the streams `open` made, by this source and its
+    /// copies (a run with its capacities given reads a file once; a share of the working set
+    /// adds a pass that measures it).
+    public var passes: Int { opened.count.load(ordering: .relaxed) }
+
     /// A stream of the requests from the first one.
     public func open() throws(TraceError) -> any RequestStream {
-        switch origin {
+        opened.count.add(1, ordering: .relaxed)
+        return switch origin {
         case .file(let path, let format, let columns):
             try TraceReader.open(path: path, format: format, columns: columns, readsNextUses: !computesNextUses)
         case .memory(let trace): TraceArrayStream(trace)
@@ -91,4 +101,9 @@ public struct TraceSource: Sendable {
         case .memory, .zipf: false
         }
     }
+}
+
+/// A count shared by the copies of a `TraceSource`.
+private final class OpenCount: Sendable {
+    let count = Atomic<Int>(0)
 }
