@@ -244,6 +244,12 @@ let package = Package(
 // targets compile without optimization, file by file. These are settings of this package's own
 // targets, not `-Xswiftc` flags, which would reach every dependency too: the dependencies build as
 // any release build builds them. Off by default, like the core's flags above.
+//
+// Environment variables rather than traits or `swift build --static-swift-stdlib`, because: an
+// unsafe flag under a trait condition, even a trait nobody enables, still makes SwiftPM 6.3 refuse
+// this package as a dependency ("the target … contains unsafe build flags"), where these are
+// simply absent; and `swift package`, whose benchmark plugin must build with exactly the test
+// build's flags to reuse its modules (scripts/bench-check), takes no `--static-swift-stdlib`.
 if ProcessInfo.processInfo.environment["CACHELAB_RELEASE_TESTS"] == "1" {
     for target in package.targets where target.type != .system && target.name != "CPrefetch" {
         let flags =

@@ -10,7 +10,7 @@ struct CapacityOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Capacities, comma-separated: 4096, 20MB, 512KiB, or 10% of the working set (default: run 512KiB on a scenario, 10% of a --trace's; mrc and compare a range). A share of a trace file's working set reads the file twice, once to measure it; sizes read it once.",
+            "Capacities, comma-separated: 4096, 20MB, 512KiB, or 10% of the working set (default: run 512KiB on a scenario, 10% of a --trace's; mrc and compare a range). A share reads a trace file twice.",
             valueName: "size[,size...]"))
     var capacity: String?
 

@@ -40,7 +40,7 @@ public struct LiveOptions: Sendable {
     /// `timingJitter` in microseconds of trace time when the replay is paced; 0 when it is not,
     /// as each download is then handed over at its modelled end (`LiveDriver`) and every outcome
     /// must be the simulator's.
-    public var timingMargin: Int? {
+    public var timingMargin: Int {
         guard let speed else { return 0 }
         let (seconds, attoseconds) = timingJitter.components
         return Int((Double(seconds) * 1e6 + Double(attoseconds) / 1e12) * speed)

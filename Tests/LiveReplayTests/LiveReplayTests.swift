@@ -124,7 +124,7 @@ struct LiveReplayTests {
                 try Self.expectRecording(at: folder, toReplay: trace, live: live.run)
             }
             #expect(live.failures == 0, "\(name): \(live.firstErrors)")
-            let agreement = OutcomeAgreement(live: live.run.outcomes ?? [], simulated: simulated, margin: nil)
+            let agreement = OutcomeAgreement(live: live.run.outcomes ?? [], simulated: simulated, margin: 0)
             #expect(agreement.isComplete, "\(name): \(agreement.firstDisagreements)")
             #expect(live.run.hits + live.run.delayedHits == simulated.hits + simulated.delayedHits, "\(name)")
             #expect(live.run.misses == simulated.misses, "\(name)")
@@ -188,9 +188,13 @@ extension LiveReplayTests {
 }
 
 extension LiveReplayTests {
-    /// Whether a live run not paced agrees with the simulation, request by request.
-    static func agree(_ live: RunResult, _ simulated: RunResult) -> Bool {
-        OutcomeAgreement(live: live.outcomes ?? [], simulated: simulated, margin: nil).isComplete
+    /// Whether a live run agrees with the simulation, request by request: exactly when it was
+    /// not paced (margin 0: each download is handed over at its modelled end). A paced run in
+    /// this suite, whose other tests can hold both cores, passes `.max`: whether a request came
+    /// before its download ended is then left to the wall clock; hits, misses and failures must
+    /// still be equal (CI's quiet `PacedLiveReplayTests` hold paced runs to the real margin).
+    static func agree(_ live: RunResult, _ simulated: RunResult, margin: Int = 0) -> Bool {
+        OutcomeAgreement(live: live.outcomes ?? [], simulated: simulated, margin: margin).isComplete
     }
 }
 
@@ -218,7 +222,7 @@ extension LiveReplayTests {
         // (A day paced in full is 86,400 s; an hour allows for a suite whose synchronous tests
         // hold both cores, and the cooperative pool with them, for many minutes.)
         #expect(started.duration(to: clock.now) < .seconds(3_600))
-        #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true)))
+        #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true), margin: .max))
     }
 }
 
@@ -247,6 +251,6 @@ extension LiveReplayTests {
             live.run.live?.latencyBySource[.memory], "no memory hits: \(live.run.outcomes ?? [])")
         #expect(memory.p99 < 300, "memory hits took \(memory.p99) ms")
         #expect(try #require(live.run.live?.latencyBySource[.network]).p50 >= 500)
-        #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true)))
+        #expect(Self.agree(live.run, Replay.simulate(trace, client: Self.clients[0], outcomes: true), margin: .max))
     }
 }

@@ -8,14 +8,13 @@ import ClientModel
 /// download over at its modelled end, so its margin is 0 and every outcome must be equal; a
 /// paced one (`--speed`) follows the trace's times only as closely as the wall clock allows, so
 /// a delayed hit agrees with a hit of either tier for the requests whose simulated time lies
-/// within `margin` of that download's end (`RunResult.timingSlack`); with no margin at all (nil),
-/// always.
+/// within `margin` of that download's end (`RunResult.timingSlack`).
 public struct OutcomeAgreement: Sendable, Equatable {
     /// Requests compared.
     public var requests = 0
     /// Requests whose outcomes agree.
     public var agreeing = 0
-    /// Requests whose delayed-or-not was left to timing (within the margin, or not paced).
+    /// Requests whose delayed-or-not was left to timing (within the margin; none with margin 0).
     public var undecided = 0
     /// Of the requests decided by timing, those the simulator and the live replay both called
     /// delayed hits.
@@ -43,9 +42,9 @@ public struct OutcomeAgreement: Sendable, Equatable {
     /// - Parameters:
     ///   - live: the live replay's outcomes, in trace order.
     ///   - simulated: the simulated client run of the same trace, with outcomes and timing slack.
-    ///   - margin: the live replay's timing error, in microseconds of trace time, when it
-    ///     was paced; nil when it was not.
-    public init(live: [RequestOutcome], simulated: RunResult, margin: Int?) {
+    ///   - margin: the live replay's timing error, in microseconds of trace time: 0 when it was
+    ///     not paced (every outcome must then be equal), `LiveOptions.timingMargin` when it was.
+    public init(live: [RequestOutcome], simulated: RunResult, margin: Int) {
         guard let modelledOutcomes = simulated.outcomes, let slack = simulated.timingSlack else {
             preconditionFailure("OutcomeAgreement: a simulation without outcomes")
         }
@@ -56,7 +55,7 @@ public struct OutcomeAgreement: Sendable, Equatable {
         for position in live.indices {
             let measured = live[position]
             let modelled = modelledOutcomes[position]
-            let timed = margin.map { Int(slack[position]) >= $0 } ?? false
+            let timed = Int(slack[position]) >= margin
             if !timed { undecided += 1 }
             let agrees: Bool
             if measured == modelled {

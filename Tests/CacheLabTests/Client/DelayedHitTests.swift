@@ -119,12 +119,12 @@ struct OutcomeAgreementTests {
         return result
     }
 
-    @Test func unpacedADelayedHitAgreesWithAHitOfEitherTierButNotWithADownload() {
-        let simulated = Self.simulated([.network, .memory, .delayed, .disk, .delayed], slack: [.max, 1, 1, 1, 1])
+    @Test func unpacedEveryOutcomeMustBeEqualDelayedHitsToo() {
+        let simulated = Self.simulated([.network, .memory, .delayed, .disk, .delayed], slack: [.max, 0, 1, 1, 1])
         let agreement = OutcomeAgreement(
-            live: [.network, .delayed, .memory, .delayed, .network], simulated: simulated, margin: nil)
-        #expect(agreement.agreeing == 4 && agreement.undecided == 5)
-        #expect(agreement.firstDisagreements.map(\.position) == [4])
+            live: [.network, .delayed, .memory, .delayed, .delayed], simulated: simulated, margin: 0)
+        #expect(agreement.agreeing == 2 && agreement.undecided == 0 && agreement.delayedBoth == 1)
+        #expect(agreement.firstDisagreements.map(\.position) == [1, 2, 3])
     }
 
     @Test func pacedOnlyTheRequestsWithinTheMarginAreLeftToTiming() {
@@ -142,7 +142,7 @@ struct OutcomeAgreementTests {
 
     @Test func hitsMissesAndFailuresMustBeEqualWhateverTheTiming() {
         let simulated = Self.simulated([.memory, .network, .disk], slack: [0, 0, 0])
-        let agreement = OutcomeAgreement(live: [.disk, .failed, .disk], simulated: simulated, margin: nil)
+        let agreement = OutcomeAgreement(live: [.disk, .failed, .disk], simulated: simulated, margin: 25_000)
         #expect(agreement.agreeing == 1 && agreement.firstDisagreements.map(\.position) == [0, 1])
     }
 }
