@@ -56,6 +56,9 @@ public struct Clock2QPlusPolicy: AdmittingPolicy, PrefetchingPolicy {
 
     @usableFromInline package typealias Queue = SmallAndMainQueues.Queue
 
+    // It hints nothing for a hit or a miss: the replay need not find a coming request's slot.
+    @inlinable public static var prefetchesHits: Bool { false }
+
     @inlinable public init(configuration: CacheConfiguration) {
         // libCacheSim multiplies the capacity by the ratios in double precision and truncates.
         let capacity = configuration.capacity

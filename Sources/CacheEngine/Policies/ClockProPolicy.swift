@@ -36,6 +36,9 @@ public struct ClockProPolicy: AdmittingPolicy, PrefetchingPolicy {
     /// The cost of the pages held, every one cold.
     @usableFromInline package var cold = 0
 
+    // It hints nothing for a hit or a miss: the replay need not find a coming request's slot.
+    @inlinable public static var prefetchesHits: Bool { false }
+
     @inlinable public init(configuration: CacheConfiguration) {
         capacity = configuration.capacity
         // libCacheSim scales the capacity in double precision and truncates.

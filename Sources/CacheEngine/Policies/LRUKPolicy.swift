@@ -43,6 +43,9 @@ public struct LRUKPolicy: AdmittingPolicy, PrefetchingPolicy {
         }
     }
 
+    // It hints nothing for a hit or a miss: the replay need not find a coming request's slot.
+    @inlinable public static var prefetchesHits: Bool { false }
+
     @inlinable public init(configuration: CacheConfiguration) {}
 
     @inlinable public mutating func grow(to slotCount: Int) {
