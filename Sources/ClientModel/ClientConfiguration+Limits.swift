@@ -1,6 +1,10 @@
 import CacheEngine
 
 extension ClientConfiguration {
+    /// Prefetches a client runs at once: `ImagePrefetcher`'s default (Nuke's `ImagePrefetcher`
+    /// runs 2), and what the simulator models.
+    public static let prefetchesAtOnce = 2
+
     /// The memory tier's engine limits.
     @inlinable public var memoryLimits: CacheConfiguration? {
         memory.map { limits($0, hard: true) }

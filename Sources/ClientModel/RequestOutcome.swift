@@ -12,6 +12,9 @@ public enum RequestOutcome: UInt8, Sendable, CaseIterable, Codable, CustomString
     /// A delayed hit: the image was still being downloaded for an earlier request, and this one
     /// waited for the rest of that download. Neither a hit (it waited) nor a download of its own.
     case delayed
+    /// A prefetch that was never made: stopped while it waited for a slot, or asked for a photo
+    /// already being prefetched (`ImagePrefetcher`). Not a request: it reached no tier.
+    case dropped
 
     /// Served at once by a tier.
     @inlinable public var isHit: Bool { self == .memory || self == .disk }
@@ -26,6 +29,7 @@ public enum RequestOutcome: UInt8, Sendable, CaseIterable, Codable, CustomString
         case .network: "network"
         case .failed: "failed"
         case .delayed: "delayed"
+        case .dropped: "dropped"
         }
     }
 }

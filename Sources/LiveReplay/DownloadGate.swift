@@ -5,38 +5,51 @@ import RecipeClient
 /// releases it: so the pipeline stores it when the simulator's latency model says it ends (before
 /// the first request at or after that time), whatever the loopback's speed, and the run is the
 /// simulator's, request by request, every time. Downloads still run at once over the network;
-/// only their hand-over waits. Each is known by the trace position of the request that started it
-/// (`LiveDriver` makes each request under `DownloadGate.$position`, which the pipeline's download
-/// task inherits).
+/// only their hand-over waits. Each is known by its URL: the pipeline runs one download of a URL
+/// at a time, whichever request (a row's or the prefetcher's) started it. A cancelled download
+/// (a stopped prefetch's) is never held: it stores nothing.
 actor DownloadGate {
-    /// The trace position of the request being made: its download's name at the gate.
-    @TaskLocal static var position: Int?
-
     private let clock = ContinuousClock()
-    private var released: Set<Int> = []
-    private var held: [Int: CheckedContinuation<Void, Never>] = [:]
-    private var arrivals: [Int: ContinuousClock.Instant] = [:]
+    private var released: Set<String> = []
+    private var held: [String: (hold: Int, waiting: CheckedContinuation<Void, Never>)] = [:]
+    private var arrivals: [String: ContinuousClock.Instant] = [:]
+    private var holds = 0
 
-    /// Waits, once the bytes of download `position` have arrived, until it is released.
-    func hold(_ position: Int) async {
-        arrivals[position] = clock.now
-        if released.remove(position) != nil { return }
-        await withCheckedContinuation { held[position] = $0 }
-    }
-
-    /// Lets download `position` hand its bytes over (now, or as soon as they arrive).
-    func release(_ position: Int) {
-        if let waiting = held.removeValue(forKey: position) {
-            waiting.resume()
-        } else {
-            released.insert(position)
+    /// Waits, once the bytes of the download of `url` have arrived, until it is released or its
+    /// task is cancelled.
+    func hold(_ url: String) async {
+        guard !Task.isCancelled else { return }
+        arrivals[url] = clock.now
+        if released.remove(url) != nil { return }
+        holds += 1
+        let hold = holds
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { waiting in
+                if Task.isCancelled { waiting.resume() } else { held[url] = (hold, waiting) }
+            }
+        } onCancel: {
+            Task { await self.cancel(url, hold) }
         }
     }
 
-    /// When the bytes of download `position` arrived (nil: it failed first), forgetting it.
-    func arrival(of position: Int) -> ContinuousClock.Instant? {
-        released.remove(position)
-        return arrivals.removeValue(forKey: position)
+    /// Lets the download of `url` hand its bytes over (now, or as soon as they arrive).
+    func release(_ url: String) {
+        if let entry = held.removeValue(forKey: url) {
+            entry.waiting.resume()
+        } else {
+            released.insert(url)
+        }
+    }
+
+    /// When the bytes of the download of `url` arrived (nil: it failed first), forgetting it.
+    func arrival(of url: String) -> ContinuousClock.Instant? {
+        released.remove(url)
+        return arrivals.removeValue(forKey: url)
+    }
+
+    private func cancel(_ url: String, _ hold: Int) {
+        guard held[url]?.hold == hold, let entry = held.removeValue(forKey: url) else { return }
+        entry.waiting.resume()
     }
 }
 
@@ -47,7 +60,7 @@ struct GatedDownloader: ImageDownloading {
 
     func download(_ url: String) async throws -> [UInt8] {
         let bytes = try await base.download(url)
-        if let position = DownloadGate.position { await gate.hold(position) }
+        await gate.hold(url)
         return bytes
     }
 }

@@ -12,6 +12,11 @@ import RecipeClient
 /// event, so the run meets the simulator's cache states request by request. A miss's latency is
 /// then measured to its bytes' arrival, not to the hand-over. Paced (`speed`), downloads end when
 /// they end, and the trace's times are kept on the wall clock.
+///
+/// A prefetching list's trace drives an `ImagePrefetcher`: the request after a `prefetch` event
+/// is asked of it, a `stop_prefetch` stops it; its reports give each prefetch's outcome. Unpaced,
+/// the driver awaits each call and, after each download it hands over, the prefetch that waited
+/// for it, so the prefetches start where `PrefetchQueue` starts them in the simulator.
 final class LiveDriver {
     private let trace: Trace
     private let client: ClientConfiguration
@@ -28,6 +33,9 @@ final class LiveDriver {
     private var start: ContinuousClock.Instant
 
     private var pipeline: ImagePipeline!
+    private var prefetcher: ImagePrefetcher!
+    // The photo the next request prefetches (a `prefetch` event names it).
+    private var prefetchKey: UInt64?
     private var counters = TierCounters()
     private var lifecycle: ClientLifecycle
     private var result: LiveResult
@@ -54,7 +62,11 @@ final class LiveDriver {
         var end: Int64
         var order: Int
         var key: UInt64
+        // The rows' requests it serves (a prefetch's answer comes from the prefetcher).
         var positions: [Int]
+        // Started by a prefetch; joined by a row's request (then a stop does not cancel it).
+        var prefetch = false
+        var joined = false
     }
 
     /// One request's answer, from its task.
@@ -96,7 +108,7 @@ final class LiveDriver {
 
     func run() async throws -> LiveResult {
         let firstTime = trace.times.first ?? 0
-        pipeline = try open(at: firstTime)
+        try open(at: firstTime)
         start = clock.now
         await withTaskGroup(of: Answer.self) { group in
             for position in 0..<trace.count {
@@ -112,12 +124,16 @@ final class LiveDriver {
         return summarize()
     }
 
-    private func open(at now: Int64) throws -> ImagePipeline {
-        try ImagePipeline(
+    // A pipeline, and its prefetcher, for a launch at `now`.
+    private func open(at now: Int64) throws {
+        pipeline = try ImagePipeline(
             client: client, diskPath: diskPath, downloader: downloader, at: now, expectedCount: expectedCount,
             recorder: options.recorder, favourites: favourites,
             // Images are costed by the trace's pixel sizes, as the simulator costs them.
             decoder: nil)
+        prefetcher = ImagePrefetcher(
+            pipeline: pipeline, maxConcurrent: ClientConfiguration.prefetchesAtOnce, priority: .low,
+            keepsReports: true)
     }
 
     // MARK: Issuing requests
@@ -133,17 +149,23 @@ final class LiveDriver {
             }
             let due = start + .microseconds(Double(pacedTime) * 1_000 / speed)
             if due > clock.now { try? await Task.sleep(until: due, clock: clock) }
-            if inFlight >= options.concurrency, let answer = await group.next() { collect(answer) }
         }
         let key = trace.keys[position]
         let url = urls(key)
         let time = trace.times[position]
         let pixels = trace.pixelSizes?[position] ?? 0
+        if let prefetched = prefetchKey {
+            prefetchKey = nil
+            if prefetched == key {
+                await prefetcher.startPrefetching(url, at: time, pixels: pixels, token: position)
+                await takeReports(startingAt: time &* 1_000)
+                return
+            }
+        }
+        if options.speed != nil, inFlight >= options.concurrency, let answer = await group.next() { collect(answer) }
         let begun = clock.now
         let current: ImagePipeline = pipeline
-        let request = await DownloadGate.$position.withValue(position) {
-            await current.request(url, at: time, pixels: pixels)
-        }
+        let request = await current.request(url, at: time, pixels: pixels)
         if let image = request.image {
             take(
                 Answer(
@@ -159,6 +181,7 @@ final class LiveDriver {
                 started += 1
             } else if let starter = downloadOf[key] {
                 underWay[starter]?.positions.append(position)
+                underWay[starter]?.joined = true
             }
         }
         let clock = clock
@@ -188,18 +211,54 @@ final class LiveDriver {
         {
             underWay[starter] = nil
             if downloadOf[download.key] == starter { downloadOf[download.key] = nil }
-            await gate.release(starter)
+            let url = urls(download.key)
+            await gate.release(url)
             while download.positions.contains(where: { parked[$0] == nil && !taken[$0] }) {
                 guard let answer = await group.next() else { break }
                 collect(answer)
             }
-            let arrival = await gate.arrival(of: starter)
+            // A prefetch that waited for it ends (so its bytes have arrived), and the next waiting
+            // ones start then.
+            await prefetcher.finishing(url)
+            let arrival = await gate.arrival(of: url)
             for position in download.positions {
                 guard var answer = parked.removeValue(forKey: position) else { continue }
                 if let arrival { answer.microseconds = max(0, answer.begun.microseconds(to: arrival)) }
                 take(answer)
             }
+            await takeReports(startingAt: download.end)
         }
+    }
+
+    /// Takes the prefetcher's reports: each prefetch's outcome (its latency is no row's, so it
+    /// is not timed), and, unpaced, the downloads the prefetches made at `now` (µs of trace time)
+    /// started, ending as the latency model says.
+    private func takeReports(startingAt now: Int64) async {
+        for report in await prefetcher.takeReports() {
+            switch report {
+            case .made(let position, let outcome):
+                settle(position, outcome)
+                guard gate != nil, outcome == .network else { continue }
+                let key = trace.keys[position]
+                let end = now &+ Int64(missLatency.missMicroseconds(size: trace.sizes[position]))
+                underWay[position] = Download(end: end, order: started, key: key, positions: [], prefetch: true)
+                downloadOf[key] = position
+                started += 1
+            case .ended(let position, let outcome):
+                settle(position, outcome)
+            case .dropped(let position):
+                settle(position, .dropped)
+            }
+        }
+    }
+
+    // A prefetch's outcome: known when it is made, and again when it ends (a failure then).
+    private func settle(_ position: Int, _ outcome: RequestOutcome) {
+        outcomes[position] = outcome
+        guard !taken[position] else { return }
+        taken[position] = true
+        finished += 1
+        if finished % 1_000 == 0 { options.progress?(finished, trace.count) }
     }
 
     // An answer from a request's task. Unpaced, one served by a download waits for its arrival
@@ -231,6 +290,8 @@ final class LiveDriver {
         while let answer = await group.next() { collect(answer) }
         for answer in parked.values { take(answer) }
         parked = [:]
+        await prefetcher.finishAll()
+        await takeReports(startingAt: .max)
     }
 
     // MARK: Applying events
@@ -242,11 +303,22 @@ final class LiveDriver {
         while nextEvent < trace.events.count, trace.events[nextEvent].position <= position {
             let event = trace.events[nextEvent]
             nextEvent += 1
+            switch event.kind {
+            case .prefetch:
+                // The request that follows is the prefetch (if it is of this photo).
+                prefetchKey = event.key
+                continue
+            case .stopPrefetch:
+                if let key = event.key { await stopPrefetch(key, at: event.time, &group) }
+                continue
+            default:
+                break
+            }
             await drain(&group)
             let actions = lifecycle.actions(for: event)
             // The pipeline records its pins itself.
-            if let recorder = options.recorder, !event.kind.takesKey {
-                recorder.recordEvent(TraceRecorder.Event(event.kind), at: event.time)
+            if let recorder = options.recorder, !event.kind.takesKey, let kind = TraceRecorder.Event(event.kind) {
+                recorder.recordEvent(kind, at: event.time)
             }
             for action in actions {
                 do {
@@ -258,12 +330,25 @@ final class LiveDriver {
         }
     }
 
+    /// Stops prefetching `key` at `time`, waiting for nothing but what has ended by then: a
+    /// prefetch's own download no row joined is cancelled (it never lands), and the prefetches
+    /// the freed slot starts are made then.
+    private func stopPrefetch(_ key: UInt64, at time: Int64, _ group: inout TaskGroup<Answer>) async {
+        await land(endedBy: time &* 1_000, &group)
+        if let starter = downloadOf[key], let download = underWay[starter], download.prefetch, !download.joined {
+            underWay[starter] = nil
+            downloadOf[key] = nil
+        }
+        await prefetcher.stopPrefetching([urls(key)])
+        await takeReports(startingAt: time &* 1_000)
+    }
+
     private func apply(_ action: ClientAction, at time: Int64) async throws {
         switch action {
         case .relaunch:
             result.run.relaunches += 1
             await counters.add(pipeline)
-            pipeline = try open(at: time)
+            try open(at: time)
         case .pin(let key):
             result.run.client?.favouriteEvents += 1
             favourites.insert(urls(key))

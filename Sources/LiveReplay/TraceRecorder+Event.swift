@@ -2,8 +2,9 @@ import CacheLab
 import CacheLabRecorder
 
 extension TraceRecorder.Event {
-    /// The recorder's name for a trace event: the same word.
-    init(_ kind: TraceEvent.Kind) {
+    /// The recorder's name for a trace event: the same word; nil for the prefetcher's, which an
+    /// app's recording does not hold.
+    init?(_ kind: TraceEvent.Kind) {
         switch kind {
         case .relaunch: self = .relaunch
         case .background: self = .background
@@ -11,6 +12,7 @@ extension TraceRecorder.Event {
         case .memoryWarning: self = .memoryWarning
         case .favourite: self = .favourite
         case .unfavourite: self = .unfavourite
+        case .prefetch, .stopPrefetch: return nil
         }
     }
 }

@@ -105,6 +105,63 @@ struct LiveReplayTests {
     }
 
     @Test(
+        "a prefetching list drives the prefetcher: live outcomes equal simulated ones, request by request",
+        arguments: [NetworkProfile.wifi, .slow3g])
+    func aPrefetchingListDrivesThePrefetcher(network: NetworkProfile) async throws {
+        // Given the flinger's first day as a prefetching list, with Nuke's tiers
+        var scenario = try #require(ScrollScenario.named("flinger"))
+        scenario.list = .prefetching
+        scenario.days = 1
+        let trace = scenario.makeTrace()
+        #expect(trace.events.contains { $0.kind == .stopPrefetch })
+        let client = ClientPreset.nuke.configuration(device: .iphoneSE2, network: network)
+        let simulated = Replay.simulate(trace, client: client, outcomes: true)
+        // When it is replayed live, unpaced
+        let live = try await LiveServer.run(trace, client: client)
+        // Then every outcome agrees, the prefetches' included
+        let agreement = OutcomeAgreement(live: live.run.outcomes ?? [], simulated: simulated, margin: 0)
+        #expect(live.failures == 0, "\(live.firstErrors)")
+        #expect(agreement.isComplete, "\(network): \(agreement.firstDisagreements)")
+        #expect(live.run.misses == simulated.misses && live.run.delayedHits == simulated.delayedHits)
+        #expect(live.run.bytesDownloaded == simulated.bytesDownloaded)
+        #expect(live.run.client?.droppedPrefetches == simulated.client?.droppedPrefetches)
+    }
+
+    @Test func stoppedPrefetchesAreDroppedOrCancelledLiveAsSimulated() async throws {
+        // Given four prefetches at once (two run, two wait); the fourth stopped while it waits,
+        // the first while it downloads (its slot starts the third), the second after its row
+        // joined it; then every photo asked for by its row once the downloads are over
+        let names = (0..<4).map { "https://recipes.example/photos/p\($0)/small.jpg" }
+        var trace = Trace(name: "prefetches", keyNames: names)
+        for key: UInt64 in 0..<4 {
+            trace.appendEvent(.prefetch, time: 0, key: key)
+            trace.append(time: 0, key: key, size: 10_000)
+        }
+        trace.appendEvent(.stopPrefetch, time: 1, key: 3)
+        trace.appendEvent(.stopPrefetch, time: 2, key: 0)
+        trace.append(time: 5, key: 1, size: 10_000)
+        trace.appendEvent(.stopPrefetch, time: 6, key: 1)
+        for key: UInt64 in 0..<4 { trace.append(time: 100, key: key, size: 10_000) }
+        let client = ClientConfiguration(
+            name: "t", memory: TierConfiguration(policy: .lru, capacity: 1 << 20),
+            disk: TierConfiguration(policy: .lru, capacity: 1 << 20), network: .wifi)
+        let simulated = Replay.simulate(trace, client: client, outcomes: true)
+        // Then the simulator drops the fourth, cancels the first's download (its row downloads
+        // it again) and keeps the second's for its row
+        #expect(
+            simulated.outcomes == [
+                .network, .network, .network, .dropped, .delayed, .network, .memory, .memory, .network,
+            ])
+        #expect(simulated.client?.droppedPrefetches == 1 && simulated.bytesDownloaded == 40_000)
+
+        // And the live replay, through the real prefetcher, does the same
+        let live = try await LiveServer.run(trace, client: client)
+        #expect(live.failures == 0, "\(live.firstErrors)")
+        #expect(live.run.outcomes == simulated.outcomes)
+        #expect(live.pipeline.cancelledDownloads == 1 && live.run.bytesDownloaded == 40_000)
+    }
+
+    @Test(
         "live outcomes equal simulated outcomes, request by request; client bytes equal server bytes; the recording of the run is the trace again",
         .tags(.corpus), arguments: corpus)
     func liveMatchesSimulation(path: String) async throws {

@@ -34,7 +34,7 @@ public struct ClientLifecycle: Sendable {
         case .memoryWarning:
             guard let memory = client.memory else { return [] }
             return [.trimMemory(toCost: Int(Double(memory.capacity) * client.memoryShareKeptOnWarning))]
-        case .foreground:
+        case .foreground, .prefetch, .stopPrefetch:
             return []
         case .favourite:
             return event.key.map { [.pin(key: $0)] } ?? []

@@ -8,6 +8,11 @@ import ClientModel
 /// time, at the latest time given then). The downloads under way end at every app event, where a
 /// live replay waits for the answers, and at the end of the trace.
 ///
+/// Prefetches (a request after a `prefetch` event) run as `ImagePrefetcher` runs them
+/// (`PrefetchQueue`): at most `ClientConfiguration.prefetchesAtOnce` at once, the rest waiting in
+/// order and looked up when a slot frees; a `stop_prefetch` drops a waiting one and cancels one
+/// under way, whose download then stores nothing unless a row's request joined it.
+///
 /// Favourites follow the real tiers' rules (`PinnedEntries`, `ImagePipeline`): a `favourite`
 /// pins the photo in each tier that holds it, memory first, and marks it wanted, so that each
 /// tier that stores it later pins it right after the insertion; an `unfavourite` hands it back to
@@ -53,6 +58,10 @@ final class ClientRun {
     // With outcomes: each image's latest download's end in µs, for `timingSlack`.
     @exclusivity(unchecked) private var lastDownload: [UInt64: Int64] = [:]
     @exclusivity(unchecked) private var timingSlack: [UInt32] = []
+    // The prefetcher's slots and queue, and the photo the next request prefetches (a `prefetch`
+    // event names it).
+    @exclusivity(unchecked) private var prefetches = PrefetchQueue(maxConcurrent: ClientConfiguration.prefetchesAtOnce)
+    @exclusivity(unchecked) private var prefetchKey: UInt64?
 
     init(client: ClientConfiguration, recordsOutcomes: Bool, context: CellContext) {
         do throws(PolicyError) { try client.requireOnline() } catch {
@@ -102,29 +111,19 @@ final class ClientRun {
             // The downloads that have ended store their images first, at the latest time given.
             land(endedBy: nowMicroseconds)
             latest = max(latest, now)
-            var outcome: RequestOutcome
-            var latency: Int
-            let mayBeWanted = everWanted.mightContain(key)
-            // The tiers are called through the stored properties, not bound first (`if let`): a
-            // binding retains the tier and each closure it calls.
-            if (mayBeWanted && memoryPins.contains(key)) || memoryCache?.value(key, now) != nil {
-                outcome = .memory
-                latency = memoryLatency.hitMicroseconds(size: size)
-            } else if let end = downloads.end(of: key) {
-                // Its image is downloading: the request waits for the rest of that download.
-                outcome = .delayed
-                latency = Int(end &- nowMicroseconds)
-                delayedLatencyTotal &+= latency
-            } else if (mayBeWanted && diskPins.contains(key)) || diskCache?.value(key, now) != nil {
-                outcome = .disk
-                persisted?.used(key, size: size, at: now)
-                storeInMemory(key, size: memorySize, mayBeWanted: mayBeWanted, at: now)
-                latency = diskLatency.hitMicroseconds(size: size)
-            } else {
-                outcome = .network
-                latency = memoryLatency.missMicroseconds(size: size)
-                downloads.start(key, size: size, memorySize: memorySize, endingAt: nowMicroseconds &+ Int64(latency))
+            if let prefetched = prefetchKey {
+                prefetchKey = nil
+                if prefetched == key {
+                    prefetch(
+                        PrefetchQueue.Prefetch(
+                            position: batch.start + index, key: key, size: size, memorySize: memorySize, time: now),
+                        at: nowMicroseconds)
+                    continue
+                }
             }
+            let (outcome, latency) = lookUp(
+                key, size: size, memorySize: memorySize, at: now, microseconds: nowMicroseconds, prefetch: false)
+            if outcome == .delayed { delayedLatencyTotal &+= latency }
             recorder.record(latency)
             tally.record(outcome, size: size)
             if recordsOutcomes { recordOutcome(outcome, key: key, at: nowMicroseconds) }
@@ -132,15 +131,97 @@ final class ClientRun {
         for event in events[nextEvent...] { apply(event) }
     }
 
+    // Looks a request up at `now` (ms; `microseconds` the moment it is made): a memory hit, a
+    // delayed hit when its image is downloading, a disk hit (copied into memory), or a miss that
+    // starts a download. Returns where it was served and its latency (µs).
+    @inline(__always)
+    private func lookUp(
+        _ key: UInt64, size: Int, memorySize: Int, at now: Int64, microseconds: Int64, prefetch: Bool
+    ) -> (RequestOutcome, Int) {
+        let mayBeWanted = everWanted.mightContain(key)
+        // The tiers are called through the stored properties, not bound first (`if let`): a
+        // binding retains the tier and each closure it calls.
+        if (mayBeWanted && memoryPins.contains(key)) || memoryCache?.value(key, now) != nil {
+            return (.memory, memoryLatency.hitMicroseconds(size: size))
+        } else if let end = downloads.end(of: key) {
+            // Its image is downloading: the request waits for the rest of that download, which
+            // a stopped prefetch then no longer cancels.
+            if !prefetch { downloads.join(key) }
+            return (.delayed, Int(end &- microseconds))
+        } else if (mayBeWanted && diskPins.contains(key)) || diskCache?.value(key, now) != nil {
+            persisted?.used(key, size: size, at: now)
+            storeInMemory(key, size: memorySize, mayBeWanted: mayBeWanted, at: now)
+            return (.disk, diskLatency.hitMicroseconds(size: size))
+        } else {
+            let latency = memoryLatency.missMicroseconds(size: size)
+            downloads.start(
+                key, size: size, memorySize: memorySize, endingAt: microseconds &+ Int64(latency), prefetch: prefetch)
+            return (.network, latency)
+        }
+    }
+
+    // MARK: Prefetches
+
+    // A prefetch asked for at `microseconds`: waits for a slot unless its photo is already
+    // waiting or under way (then dropped). Its outcome is known when it starts; until then its
+    // place among the outcomes holds `.dropped`.
+    private func prefetch(_ prefetch: PrefetchQueue.Prefetch, at microseconds: Int64) {
+        if recordsOutcomes {
+            outcomes.append(.dropped)
+            timingSlack.append(.max)
+        }
+        guard prefetches.ask(prefetch) else {
+            tally.record(.dropped, size: prefetch.size)
+            return
+        }
+        startPrefetches(at: microseconds)
+    }
+
+    // Starts waiting prefetches while a slot is free, at `microseconds`: each looked up at the
+    // time it was asked (as `ImagePrefetcher` passes it), holding its slot while it waits for a
+    // download. A prefetch's latency is no row's: it is not recorded.
+    private func startPrefetches(at microseconds: Int64) {
+        while let prefetch = prefetches.next() {
+            let (outcome, _) = lookUp(
+                prefetch.key, size: prefetch.size, memorySize: prefetch.memorySize, at: prefetch.time,
+                microseconds: microseconds, prefetch: true)
+            tally.record(outcome, size: prefetch.size)
+            if recordsOutcomes {
+                recordOutcome(outcome, key: prefetch.key, at: microseconds, position: prefetch.position)
+            }
+            if outcome == .network || outcome == .delayed { prefetches.run(prefetch) }
+        }
+    }
+
+    // The list stopped prefetching `key` at `microseconds`: a waiting prefetch is dropped; one
+    // under way ends, its download cancelled unless a row joined it; a freed slot starts the next.
+    private func stopPrefetch(_ key: UInt64, at microseconds: Int64) {
+        switch prefetches.stop(key) {
+        case .dropped(let prefetch):
+            tally.record(.dropped, size: prefetch.size)
+        case .ended:
+            if let size = downloads.cancel(key) { tally.cancelled(size: size) }
+            startPrefetches(at: microseconds)
+        case .nothing:
+            break
+        }
+    }
+
     // Notes `outcome` and how close the request came to another outcome by its timing: its
     // distance to the end of its image's latest download.
-    private func recordOutcome(_ outcome: RequestOutcome, key: UInt64, at now: Int64) {
-        outcomes.append(outcome)
+    // A prefetch's (`position`) fills the place it held since it was asked.
+    private func recordOutcome(_ outcome: RequestOutcome, key: UInt64, at now: Int64, position: Int? = nil) {
         var slack = UInt32.max
         if let end = lastDownload[key], outcome != .network {
             slack = UInt32(min(abs(end - now), Int64(UInt32.max - 1)))
         }
-        timingSlack.append(slack)
+        if let position {
+            outcomes[position] = outcome
+            timingSlack[position] = slack
+        } else {
+            outcomes.append(outcome)
+            timingSlack.append(slack)
+        }
         if outcome == .network, let end = downloads.end(of: key) { lastDownload[key] = end }
     }
 
@@ -157,6 +238,8 @@ final class ClientRun {
                 if mayBeWanted { pinIfWanted(key, in: diskCache, &diskPins, at: latest) }
                 diskPeak = max(diskPeak, (diskCache?.totalCost() ?? 0) + diskPins.cost)
             }
+            // A prefetch that waited for it ends: the next waiting one starts then.
+            if prefetches.landed(key) { startPrefetches(at: landing.end) }
         }
     }
 
@@ -190,8 +273,22 @@ final class ClientRun {
     }
 
     private func apply(_ event: TraceEvent) {
+        switch event.kind {
+        case .prefetch:
+            // The request that follows is the prefetch (if it is of this photo).
+            prefetchKey = event.key
+            return
+        case .stopPrefetch:
+            // The prefetcher's events wait for nothing: only what has ended by then lands.
+            land(endedBy: event.time &* 1_000)
+            latest = max(latest, event.time)
+            if let key = event.key { stopPrefetch(key, at: event.time &* 1_000) }
+            return
+        default:
+            break
+        }
         // A live replay waits at every app event for the answers before it, so the downloads
-        // under way end there.
+        // under way end there (and the prefetches waiting for slots start and end).
         land(endedBy: .max)
         latest = max(latest, event.time)
         let actions = lifecycle.actions(for: event)

@@ -20,6 +20,9 @@ public struct ClientMeasurements: Sendable, Equatable, Codable {
     /// Requests that waited for a download another request had started
     /// (`RequestOutcome.delayed`): in neither `hits` nor `misses`, and no bytes downloaded.
     public var delayedHits = 0
+    /// Prefetches never made (`RequestOutcome.dropped`): stopped while they waited, or asked for
+    /// a photo already being prefetched. Not requests.
+    public var droppedPrefetches = 0
     /// The share of all requests' latency, summed, spent in delayed hits.
     public var delayedLatencyShare = 0.0
 

@@ -15,6 +15,10 @@ public struct RunTally: Sendable, Equatable {
     public private(set) var bytesDelayed = 0
     public private(set) var bytesRequested = 0
     public private(set) var bytesHit = 0
+    /// Prefetches never made (`RequestOutcome.dropped`): not requests.
+    public private(set) var droppedPrefetches = 0
+    /// Bytes of downloads cancelled before they ended (a stopped prefetch's): not downloaded.
+    public private(set) var bytesCancelled = 0
 
     public init() {}
 
@@ -36,7 +40,15 @@ public struct RunTally: Sendable, Equatable {
             delayedHits &+= 1
             bytesDelayed &+= size
             miss(size: size)
+        case .dropped:
+            droppedPrefetches &+= 1
         }
+    }
+
+    /// A download of `size` bytes, counted by the miss that started it, was cancelled before it
+    /// ended: it downloaded nothing.
+    public mutating func cancelled(size: Int) {
+        bytesCancelled &+= size
     }
 
     /// One request that hit a single-tier cache (`apply(to:tier:)` says which tier).
@@ -63,7 +75,8 @@ public struct RunTally: Sendable, Equatable {
     ///   - tier: for a single-tier run, the tier all its hits were served by; `nil` for a client,
     ///     whose `record` calls said so request by request.
     ///   - bytesDownloaded: what came over the network, when it was measured (live replay);
-    ///     otherwise every miss downloaded its own size (a delayed hit downloaded nothing).
+    ///     otherwise every miss downloaded its own size (a delayed hit downloaded nothing, nor a
+    ///     cancelled download).
     public func apply(to result: inout RunResult, tier: TierKind? = nil, bytesDownloaded: Int? = nil) {
         result.requests = requests
         result.hits = hits
@@ -84,6 +97,7 @@ public struct RunTally: Sendable, Equatable {
         result.misses = requests - hits - delayedHits
         result.bytesRequested = bytesRequested
         result.bytesHit = bytesHit
-        result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit - bytesDelayed)
+        result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit - bytesDelayed - bytesCancelled)
+        result.client?.droppedPrefetches = droppedPrefetches
     }
 }

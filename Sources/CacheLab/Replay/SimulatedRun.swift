@@ -111,9 +111,10 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
             result.relaunches += 1
             if result.configuration.tier == .memory { cache.removeAll() }
             cache.restartAdmission()
-        case .background, .foreground, .memoryWarning, .favourite, .unfavourite:
-            // A single cache has no app around it to trim, and no favourites to keep: pins are a
-            // client's (`Replay.simulate(_:client:)`).
+        case .background, .foreground, .memoryWarning, .favourite, .unfavourite, .prefetch, .stopPrefetch:
+            // A single cache has no app around it to trim, no favourites to keep and no
+            // prefetcher: pins and prefetches are a client's (`Replay.simulate(_:client:)`); a
+            // prefetch's request is a request like any other here.
             break
         }
     }

@@ -14,7 +14,10 @@ import ClientModel
 /// The lazy stack's rule: a row's small photo is requested when the row comes within
 /// `device.prefetchMargin` points of the viewport (`prefetchRows` rows), once per appearance (leaving that band and coming
 /// back is a new appearance); rows never reached are never requested. A prefetching list
-/// (`ListKind.prefetching`) also requests a row's photo again when the row shows in the viewport. Opening a recipe requests
+/// (`ListKind.prefetching`) asks its prefetcher for a row's photo as the row enters the band (a
+/// `prefetch` event before that request), requests it again when the row shows in the viewport,
+/// and stops the prefetch (`stop_prefetch`) when the row leaves the band unshown, or the list's
+/// rows are replaced. Opening a recipe requests
 /// its large photo; going back requests nothing (the list's rows are still there).
 /// A session after a long gap starts with a relaunch (the list at the top, memory caches empty);
 /// after a short one the app comes back from the background as it was.
@@ -69,6 +72,8 @@ struct ListSimulator {
     private var window = 0..<0
     // A prefetching list's rows in the viewport.
     private var visible = 0..<0
+    // A prefetching list's rows prefetched since they entered the band and not shown since.
+    private var prefetched: Set<Int> = []
     // The rows in the viewport, for `Output.rowsShown`.
     private var viewport = 0..<0
     // Items in the order they were first seen, and when (seconds); `seen` marks them. Kept for a
@@ -219,6 +224,7 @@ struct ListSimulator {
                 // A browser restores the page's scroll position on a reload; an app starts at the top.
                 let restored = list == .webPage ? offset : 0
                 record(.relaunch)
+                prefetched.removeAll()
                 snapshot = timeline.snapshot(onDay: 0)
                 show(snapshot.order, at: restored)
             case .read(let points, let speed):
@@ -324,6 +330,8 @@ struct ListSimulator {
 
     /// The app starts: today's catalog (a feed: what has arrived by now), the list at the top.
     mutating func launch(day: Int) {
+        // The app starts afresh: no prefetch of the last launch is left to stop.
+        prefetched.removeAll()
         snapshot = timeline.snapshot(onDay: day, at: now)
         show(snapshot.order)
     }
@@ -331,6 +339,7 @@ struct ListSimulator {
     /// Replaces the list's rows and scrolls to `position` (the top by default): every row then in
     /// the band is a new appearance.
     private mutating func show(_ newRows: [Int32], at position: Double = 0) {
+        stopPrefetches(outside: 0..<0)
         rows = newRows
         offset = 0
         window = 0..<0
@@ -394,22 +403,44 @@ struct ListSimulator {
             break
         }
         let shown = rows(at: offset, widenedBy: 0)
-        requestRows(entering: new, from: window, except: shown)
+        stopPrefetches(outside: new)
+        requestRows(entering: new, from: window, except: shown, prefetching: true)
         requestRows(entering: shown, from: visible)
+        for row in shown { prefetched.remove(row) }
         window = new
         visible = shown
+    }
+
+    /// Stops the prefetches of the rows that left the band (now `band`) unshown, top to bottom.
+    private mutating func stopPrefetches(outside band: Range<Int>) {
+        guard !prefetched.isEmpty else { return }
+        for row in window where !band.contains(row) && prefetched.remove(row) != nil {
+            record(.stopPrefetch, photo: photo(ofRow: row))
+        }
+    }
+
+    /// The photo row `row` shows.
+    private func photo(ofRow row: Int) -> Int32 {
+        let recipe = Int(rows[row])
+        return rowPhoto == .small ? snapshot.smallPhoto[recipe] : snapshot.largePhoto[recipe]
     }
 
     /// Requests the photos of the rows in `new` but not in `old`, but for those in `except`:
     /// rows entering at the top edge show bottom-up; at the bottom edge, top-down.
     /// `onlyOnce`: a row already loaded since the list was shown is not asked for again.
+    /// `prefetching`: each is the prefetcher's request, after a `prefetch` event.
     private mutating func requestRows(
-        entering new: Range<Int>, from old: Range<Int>, except: Range<Int> = 0..<0, onlyOnce: Bool = false
+        entering new: Range<Int>, from old: Range<Int>, except: Range<Int> = 0..<0, onlyOnce: Bool = false,
+        prefetching: Bool = false
     ) {
         func ask(_ row: Int) {
             guard !except.contains(row), !onlyOnce || loaded.insert(row).inserted else { return }
-            let recipe = Int(rows[row])
-            request(rowPhoto == .small ? snapshot.smallPhoto[recipe] : snapshot.largePhoto[recipe])
+            let photo = photo(ofRow: row)
+            if prefetching {
+                prefetched.insert(row)
+                record(.prefetch, photo: photo)
+            }
+            request(photo)
         }
         if old.isEmpty {
             for row in new { ask(row) }

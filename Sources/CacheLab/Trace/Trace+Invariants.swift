@@ -1,7 +1,7 @@
 extension Trace {
     /// What is wrong with this trace's storage, as sentences; empty when every invariant holds:
     /// the columns have one entry per request, every size is 1 to `largestSize`, the events are
-    /// sorted by position within `0...count` (and only `favourite`/`unfavourite` name a key), and
+    /// sorted by position within `0...count` (only `favourite`, `unfavourite` and the prefetcher's events name a key, and a `prefetch` names its request's), and
     /// `keyNames`, when present, names every key. Readers and generators must hand out traces
     /// for which this is empty; their tests check it.
     public func checkInvariants() -> [String] {
@@ -23,6 +23,11 @@ extension Trace {
         }
         if let event = events.first(where: { ($0.key != nil) != $0.kind.takesKey }) {
             problems.append("a \(event.kind.rawValue) event \(event.key == nil ? "without" : "with") a key")
+        }
+        if let event = events.first(where: {
+            $0.kind == .prefetch && ($0.position == count || keys[$0.position] != $0.key)
+        }) {
+            problems.append("a prefetch event at position \(event.position) names another key than its request")
         }
         if let keyNames, let key = keys.first(where: { $0 >= UInt64(keyNames.count) }) {
             problems.append("key \(key) has no name (\(keyNames.count) names)")

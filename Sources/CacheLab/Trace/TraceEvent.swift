@@ -15,9 +15,20 @@ public struct TraceEvent: Sendable, Equatable, Hashable {
         case favourite
         /// The person unfavourited a recipe: its photo `key` counts against the capacity again.
         case unfavourite
+        /// The list asked its prefetcher (`ImagePrefetcher`) for photo `key`: the request right
+        /// after this event, for that key, is the prefetch, made when the prefetcher has a slot.
+        case prefetch
+        /// The list stopped prefetching photo `key` (its row left the prefetch band unshown): a
+        /// prefetch still waiting is dropped, one under way cancelled.
+        case stopPrefetch = "stop_prefetch"
 
-        /// Whether events of this kind name a photo (`key`): favourites do, lifecycle events not.
-        public var takesKey: Bool { self == .favourite || self == .unfavourite }
+        /// Whether events of this kind name a photo (`key`): favourites and prefetches do,
+        /// lifecycle events not.
+        public var takesKey: Bool { self == .favourite || self == .unfavourite || isPrefetcher }
+
+        /// Whether this is the prefetcher's (`prefetch`, `stop_prefetch`): a replay waits for
+        /// nothing at them, where it lets the downloads under way end at the app's other events.
+        public var isPrefetcher: Bool { self == .prefetch || self == .stopPrefetch }
     }
 
     /// Index of the request this event precedes (`trace.count` for an event at the very end).

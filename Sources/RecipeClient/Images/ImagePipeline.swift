@@ -30,8 +30,10 @@ import ClientModel
 /// - **Coalescing.** A request for a URL whose load is under way — its disk read or its download
 ///   — starts no other: it waits for that one and is served by it (`Stats.coalesced`). Served by
 ///   a download, it is a delayed hit (`RequestOutcome.delayed`), as the simulator's.
-/// - **Cancellation.** Cancelling a request's task gives it `CancellationError` at once; a
-///   download that no request waits for any more is cancelled and stores nothing.
+/// - **Cancellation.** Cancelling a request's task gives it `CancellationError` at once; when
+///   every request a download serves has been cancelled, the download is cancelled, stores
+///   nothing, and the next request for the URL starts one of its own. A request made and never
+///   awaited keeps its download going.
 /// - **Integrity.** Only whole images are stored (`ImageDownloading` checks status, length and
 ///   format); a tier never serves bytes that fail its check. A failed download stores nothing and
 ///   reaches each request waiting for it as its error.
@@ -323,6 +325,7 @@ public actor ImagePipeline {
         if let load = loads[url] {
             stats.coalesced += 1
             load.requests.append(Load.Member(number: number, time: now, pixels: pixels))
+            load.staying += 1
             return Request(url: url, time: now, answer: .waiting(load, started: false))
         }
         let load = Load(url: url, first: Load.Member(number: number, time: now, pixels: pixels))
@@ -492,6 +495,9 @@ public actor ImagePipeline {
         var task: Task<Void, Never>?
         // The requests awaiting it (`image(for:)`), each by a number of its own.
         var waiters: [Int: CheckedContinuation<[UInt8], any Error>] = [:]
+        // The requests it serves that have not left (their task cancelled): when none is left,
+        // its download is cancelled. A request made and never awaited stays.
+        var staying = 1
         var nextWaiter = 0
         // How it ended, once it has, and which tier the image came from.
         var ending: Result<[UInt8], any Error>?
@@ -587,18 +593,28 @@ public actor ImagePipeline {
         if let ending = load.ending {
             continuation.resume(with: ending)
         } else if Task.isCancelled {
+            depart(load)
             continuation.resume(throwing: CancellationError())
         } else {
             load.waiters[waiter] = continuation
         }
     }
 
-    // A waiting request's task was cancelled: it throws now, and a download no request waits for
-    // any more is cancelled.
+    // A waiting request's task was cancelled: it throws now (and leaves its load).
     private func leave(_ load: Load, _ waiter: Int) {
         guard let continuation = load.waiters.removeValue(forKey: waiter) else { return }
-        if load.waiters.isEmpty, load.ending == nil { load.task?.cancel() }
+        depart(load)
         continuation.resume(throwing: CancellationError())
+    }
+
+    // A request left `load`: when every request it serves has, its download is cancelled and the
+    // load is no longer under way, so the next request for the URL starts a download of its own
+    // instead of joining one that will store nothing.
+    private func depart(_ load: Load) {
+        load.staying -= 1
+        guard load.staying == 0, load.ending == nil else { return }
+        load.task?.cancel()
+        if loads[load.url] === load { loads[load.url] = nil }
     }
 
     // MARK: Storing and recording

@@ -94,7 +94,7 @@ import Testing
         #expect(
             TraceFixtures.failure("time,key,size,event\n1,,,crash\n")
                 == "t.csv:2: event \"crash\" is not one of get, relaunch, background, foreground, memory_warning, "
-                + "favourite, unfavourite")
+                + "favourite, unfavourite, prefetch, stop_prefetch")
     }
 
     @Test func refusesAnEventWithAKeyOrASize() {

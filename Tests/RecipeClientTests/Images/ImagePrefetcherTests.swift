@@ -98,4 +98,69 @@ struct ImagePrefetcherTests {
         #expect(await pipeline.holdings.memoryCount == 0)
         try await pipeline.checkInvariants()
     }
+
+    @Test func aRowThatAskedKeepsTheDownloadOfAStoppedPrefetch() async throws {
+        // Given a photo being prefetched, its download held back
+        let (pipeline, downloader) = try Self.make(held: [0])
+        let prefetcher = ImagePrefetcher(pipeline: pipeline)
+        await prefetcher.startPrefetching([Self.urls[0]], at: 1)
+
+        // When its row has asked for it (not yet awaiting it) and the prefetch is stopped
+        let request = await pipeline.request(Self.urls[0], at: 2)
+        await prefetcher.stopPrefetching([Self.urls[0]])
+        downloader.release(Self.urls[0])
+
+        // Then the download went on for the row: one download, a delayed hit, nothing cancelled
+        let image = try await pipeline.image(for: request)
+        #expect(image.source == .delayed && image.bytes == Self.images[0])
+        #expect(downloader.requests == [Self.urls[0]])
+        #expect(await pipeline.stats.cancelledDownloads == 0)
+    }
+
+    @Test func aPhotoAskedForAfterItsPrefetchStoppedIsDownloadedAfresh() async throws {
+        // Given a prefetch stopped while its download was under way
+        let (pipeline, downloader) = try Self.make(held: [0])
+        let prefetcher = ImagePrefetcher(pipeline: pipeline)
+        await prefetcher.startPrefetching([Self.urls[0]], at: 1)
+        await prefetcher.stopPrefetching([Self.urls[0]])
+        downloader.release(Self.urls[0])
+
+        // When its row asks for it
+        let request = await pipeline.request(Self.urls[0], at: 2)
+
+        // Then the row starts a download of its own rather than joining the cancelled one
+        #expect(request.startedDownload)
+        let image = try await pipeline.image(for: request)
+        #expect(image.source == .network && image.bytes == Self.images[0])
+        try await F.waitUntil("the prefetch's download ended cancelled") {
+            await pipeline.stats.cancelledDownloads == 1
+        }
+    }
+
+    @Test func reportsSayWhatBecameOfEachPrefetch() async throws {
+        // Given a prefetcher of one slot, one photo in memory, and a download held back
+        let (pipeline, downloader) = try Self.make(held: [1])
+        _ = try await pipeline.image(for: Self.urls[0], at: 0)
+        let prefetcher = ImagePrefetcher(pipeline: pipeline, maxConcurrent: 1, priority: .low, keepsReports: true)
+
+        // When the held photo, the one in memory, the held one again and a third are asked for,
+        // and the third is stopped while it waits
+        await prefetcher.startPrefetching(Self.urls[1], at: 1, pixels: 0, token: 10)
+        await prefetcher.startPrefetching(Self.urls[0], at: 1, pixels: 0, token: 11)
+        await prefetcher.startPrefetching(Self.urls[1], at: 1, pixels: 0, token: 12)
+        await prefetcher.startPrefetching(Self.urls[2], at: 1, pixels: 0, token: 13)
+        await prefetcher.stopPrefetching([Self.urls[2]])
+        downloader.release(Self.urls[1])
+        await prefetcher.finishing(Self.urls[1])
+
+        // Then each is reported: the first made and ended by its download, the second waited
+        // behind it and was a memory hit when the slot freed, the repeat and the stopped one
+        // were never made
+        #expect(
+            await prefetcher.takeReports() == [
+                .made(token: 10, outcome: .network), .dropped(token: 12), .dropped(token: 13),
+                .ended(token: 10, outcome: .network), .made(token: 11, outcome: .memory),
+            ])
+        #expect(await prefetcher.pending == 0)
+    }
 }
