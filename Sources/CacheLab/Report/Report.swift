@@ -75,6 +75,10 @@ public enum Report {
             }
         }
         add("misses") { grouped($0.misses) }
+        if results.contains(where: { ($0.client?.droppedPrefetches ?? 0) > 0 }) {
+            // Never made, so not among the requests.
+            add("prefetches dropped") { grouped($0.client?.droppedPrefetches ?? 0) }
+        }
         add("hit ratio") { percent($0.hitRatio) }
         if results.contains(where: { $0.optimalHits != nil }) {
             add("vs optimum") { result in

@@ -69,6 +69,11 @@ struct PrefetchTests {
         let result = Replay.simulate(trace, client: Self.client, outcomes: true)
         #expect(result.outcomes == [.network, .dropped])
         #expect(result.requests == 1 && result.client?.droppedPrefetches == 1)
+        // And the table says so, beside the requests it leaves out
+        #expect(Report.table([result]).contains("prefetches dropped"))
+        var plain = Trace(name: "plain")
+        plain.append(time: 0, key: 1, size: 10_000)
+        #expect(!Report.table([Replay.simulate(plain, client: Self.client)]).contains("prefetches dropped"))
     }
 
     @Test func aPrefetchATierAnswersHoldsNoSlot() {
