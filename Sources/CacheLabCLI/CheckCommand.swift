@@ -75,7 +75,7 @@ struct CheckCommand: AsyncParsableCommand {
                 entries, traces: sources, workers: jobs.jobs, progress: bar.update, observer: totals.observer(bar))
         }
         bar.finish()
-        Output.status("check \(baseline): " + totals.line(workers: jobs.jobs))
+        Output.detail("check \(baseline): " + totals.line(workers: jobs.jobs))
 
         if update {
             // Each rerun keeps the optimum the baseline row was measured against, where it has one.

@@ -86,7 +86,7 @@ enum Emitter {
     /// from a merge of its shards.
     static func curve(_ points: [CurvePoint], format: OutputFormat, out: String?) throws {
         let policies = Set(points.map(\.policy)).count
-        Output.status(
+        Output.detail(
             "\(Report.counted(points.count, "point")) (\(Report.counted(policies, "policy", plural: "policies")))")
         let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
         try Output.result(text, to: out)

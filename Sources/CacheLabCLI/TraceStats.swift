@@ -46,7 +46,7 @@ struct TraceStats: ParsableCommand {
         let start = Output.monotonicSeconds()
         let profile = ReuseProfile(trace)
         let seconds = Output.monotonicSeconds() - start
-        Output.status(
+        Output.detail(
             "profiled reuse distances of \(trace.count) requests in \(Report.decimal(seconds * 1000, places: 1)) ms")
         switch format {
         case .table: print(Self.table(trace: trace, statistics: statistics, profile: profile), terminator: "")

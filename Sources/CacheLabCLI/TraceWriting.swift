@@ -31,7 +31,8 @@ enum TraceWriting {
         let rate = seconds > 0 ? Double(written.requests) / seconds / 1e6 : 0
         let events = written.events > 0 ? " and \(Report.grouped(written.events)) events" : ""
         Output.status(
-            "\(what): wrote \(Report.grouped(written.requests)) requests\(events) to \(out) (\(format.rawValue)) in \(Report.decimal(seconds, places: 2)) s (\(Report.decimal(rate, places: 1)) M requests/s)"
-        )
+            "\(what): wrote \(Report.grouped(written.requests)) requests\(events) to \(out) (\(format.rawValue))")
+        Output.detail(
+            "\(what): in \(Report.decimal(seconds, places: 2)) s (\(Report.decimal(rate, places: 1)) M requests/s)")
     }
 }

@@ -52,6 +52,18 @@ struct CLITests {
         #expect(verbose.stderr.contains("trace daily-reader") && verbose.stderr.contains("run: replayed"))
     }
 
+    @Test func traceCommandsSayWhatTheyWroteAndTimeNothingInAPipe() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("quiet-\(UUID()).csv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let generated = try Binary.run(["trace", "generate", "--scenario", "daily-reader", "--out", path])
+        #expect(generated.status == 0)
+        #expect(generated.stderr.hasPrefix("generate: wrote ") && generated.stderr.hasSuffix("(cachelab)\n"))
+        #expect(!generated.stderr.contains("requests/s"), "\(generated.stderr)")
+        let stats = try Binary.run(["trace", "stats", path])
+        #expect(stats.status == 0 && stats.stdout.contains("requests"))
+        #expect(stats.stderr.isEmpty, "\(stats.stderr)")
+    }
+
     @Test func theBinaryPrintsATableByDefault() throws {
         let output = try Binary.run(["run", "--policy", "lru"])
         #expect(output.status == 0)
