@@ -232,13 +232,14 @@ final class LiveDriver {
 
     /// Takes the prefetcher's reports: each prefetch's outcome (its latency is no row's, so it
     /// is not timed), and, unpaced, the downloads the prefetches made at `now` (µs of trace time)
-    /// started, ending as the latency model says.
-    private func takeReports(startingAt now: Int64) async {
+    /// started, ending as the latency model says (nil: where none can start, after a drain).
+    private func takeReports(startingAt now: Int64?) async {
         for report in await prefetcher.takeReports() {
             switch report {
             case .made(let position, let outcome):
                 settle(position, outcome)
                 guard gate != nil, outcome == .network else { continue }
+                guard let now else { preconditionFailure("LiveDriver: a prefetch's download started after a drain") }
                 let key = trace.keys[position]
                 let end = now &+ Int64(missLatency.missMicroseconds(size: trace.sizes[position]))
                 underWay[position] = Download(end: end, order: started, key: key, positions: [], prefetch: true)
@@ -255,7 +256,11 @@ final class LiveDriver {
     // A prefetch's outcome: known when it is made, and again when it ends (a failure then).
     private func settle(_ position: Int, _ outcome: RequestOutcome) {
         outcomes[position] = outcome
-        guard !taken[position] else { return }
+        if !taken[position] { answered(position) }
+    }
+
+    // Request `position` has its outcome: counted once, with progress every thousand.
+    private func answered(_ position: Int) {
         taken[position] = true
         finished += 1
         if finished % 1_000 == 0 { options.progress?(finished, trace.count) }
@@ -274,15 +279,13 @@ final class LiveDriver {
 
     private func take(_ answer: Answer) {
         outcomes[answer.position] = answer.outcome
-        taken[answer.position] = true
         latencies[answer.outcome, default: LatencyHistogram()].record(microseconds: answer.microseconds)
         if let message = answer.error { errors.append((answer.position, message)) }
         if !answer.whole {
             result.notWhole += 1
             errors.append((answer.position, "request \(answer.position + 1) was answered with a partial image"))
         }
-        finished += 1
-        if finished % 1_000 == 0 { options.progress?(finished, trace.count) }
+        answered(answer.position)
     }
 
     private func drain(_ group: inout TaskGroup<Answer>) async {
@@ -291,7 +294,8 @@ final class LiveDriver {
         for answer in parked.values { take(answer) }
         parked = [:]
         await prefetcher.finishAll()
-        await takeReports(startingAt: .max)
+        // Unpaced, every download has landed: the prefetcher is idle, and only paced answers come.
+        await takeReports(startingAt: nil)
     }
 
     // MARK: Applying events
