@@ -32,27 +32,16 @@ public struct Clock2QPlusPolicy: AdmittingPolicy, PrefetchingPolicy {
     public static let storedShare: Double? = 0.1
     public static let relativeCost = 1.6
 
-    /// The small queue's share of the capacity: entries costing more are not stored.
-    @usableFromInline package let smallLimit: Int
-    /// Main's share of the capacity (the rest).
-    @usableFromInline package let mainLimit: Int
     /// Entries that must enter the small queue after an entry before a hit on it counts.
     @usableFromInline package let correlationWindow: Double
     /// Hits in the small queue that send an entry to main instead of out.
     @usableFromInline package static let moveToMainThreshold = 1
-    @usableFromInline package var queues = SmallAndMainQueues(name: "Clock2QPlus")
-    @usableFromInline package let hits = SlotArray<Int>(count: 0, filling: 0)
+    /// The queues, keys, hits and ghost FIFO, and the rules Clock2Q+ shares with S3-FIFO.
+    @usableFromInline package var queues: SmallAndMainQueues
     /// When each small-queue entry came in, counted in entries admitted to the small queue.
     @usableFromInline package let admittedAt = SlotArray<Int64>(count: 0, filling: 0)
-    @usableFromInline package let keys = SlotArray<UInt64>(count: 0, filling: 0)
-    /// nil when the ghost's share rounds to nothing (libCacheSim then keeps none).
-    @usableFromInline package var ghost: GhostFIFO?
     /// Entries ever admitted to the small queue.
     @usableFromInline package var admittedToSmall: Int64 = 0
-    /// The key `admit` just looked at was a ghost: it goes to main.
-    @usableFromInline package var cameFromGhost = false
-    /// Whether anything was evicted yet; before that, a full small queue sends entries to main.
-    @usableFromInline package var hasEvicted = false
 
     @usableFromInline package typealias Queue = SmallAndMainQueues.Queue
 
@@ -60,109 +49,70 @@ public struct Clock2QPlusPolicy: AdmittingPolicy, PrefetchingPolicy {
     @inlinable public static var prefetchesHits: Bool { false }
 
     @inlinable public init(configuration: CacheConfiguration) {
-        // libCacheSim multiplies the capacity by the ratios in double precision and truncates.
-        let capacity = configuration.capacity
-        smallLimit = Int(Double(capacity) * 0.1)
-        mainLimit = capacity - smallLimit
-        let ghostLimit = Int(Double(capacity) * 0.9)
-        ghost = ghostLimit > 0 ? GhostFIFO(capacity: ghostLimit) : nil
-        correlationWindow = Double(smallLimit) * 0.5
+        queues = SmallAndMainQueues(name: "Clock2QPlus", capacity: configuration.capacity)
+        correlationWindow = Double(queues.smallLimit) * 0.5
     }
 
     @inlinable public mutating func grow(to slotCount: Int) {
         queues.grow(to: slotCount)
-        hits.grow(to: slotCount, filling: 0)
         admittedAt.grow(to: slotCount, filling: 0)
-        keys.grow(to: slotCount, filling: 0)
     }
 
     @inline(__always)
-    @inlinable public mutating func admit(_ key: UInt64, cost: Int) -> Admission {
-        // libCacheSim takes the key out of the ghost FIFO while looking it up, before asking
-        // whether it fits.
-        cameFromGhost = ghost?.remove(key) ?? false
-        if cost > smallLimit { return .reject }
-        return cameFromGhost || cost < smallLimit ? .store : .evictOnly
-    }
+    @inlinable public mutating func admit(_ key: UInt64, cost: Int) -> Admission { queues.admit(key, cost: cost) }
 
-    @inlinable public mutating func notStored() { cameFromGhost = false }
+    @inlinable public mutating func notStored() { queues.cameFromGhost = false }
 
     @inline(__always)
     @inlinable public mutating func inserted(_ slot: Int32, key: UInt64, cost: Int) {
-        queues.costs[slot] = cost
-        keys[slot] = key
-        hits[slot] = 0
-        if cameFromGhost || (!hasEvicted && queues.small.cost >= smallLimit) {
-            cameFromGhost = false
-            queues.join(slot, .main)
-        } else {
+        if queues.insert(slot, key: key, cost: cost) == .small {
             admittedToSmall += 1
             admittedAt[slot] = admittedToSmall
-            queues.join(slot, .small)
         }
     }
 
     @inline(__always)
     @inlinable public mutating func accessed(_ slot: Int32) {
         if queues.queue[slot] == .small && Double(admittedToSmall - admittedAt[slot]) < correlationWindow { return }
-        hits[slot] += 1
+        queues.hits[slot] += 1
     }
 
     /// The ghost FIFO's bucket for `key`, which `admit` probes on a miss.
     @inline(__always)
-    @inlinable public mutating func prefetch(_ key: UInt64) { ghost?.prefetch(key) }
+    @inlinable public mutating func prefetch(_ key: UInt64) { queues.ghost?.prefetch(key) }
 
     @inline(__always)
-    @inlinable public func victimHint() -> Int32? {
-        queues.main.cost > mainLimit || queues.small.isEmpty ? queues.main.first : queues.small.first
-    }
+    @inlinable public func victimHint() -> Int32? { evictsMain ? queues.main.first : queues.small.first }
 
     @inlinable public mutating func removed(_ slot: Int32, key: UInt64) { queues.leave(slot) }
 
     @inlinable public mutating func evict() -> Int32? {
-        hasEvicted = true
+        queues.hasEvicted = true
         while true {
             // Evicting from the small queue may only move its entries to main: then look again.
-            let victim: Int32? = queues.main.cost > mainLimit || queues.small.isEmpty ? evictMain() : evictSmall()
+            let victim = evictsMain ? evictMain() : queues.evictSmall(threshold: Self.moveToMainThreshold)
             if let victim { return victim }
         }
     }
 
-    @inlinable public mutating func removeAll() {
-        queues.removeAll()
-        ghost?.removeAll()
-        cameFromGhost = false
-        hasEvicted = false
-    }
+    @inlinable public mutating func removeAll() { queues.removeAll() }
 
-    @inlinable public func checkedSlots() -> [Int32] { queues.checkedSlots(ghost: ghost) }
+    @inlinable public func checkedSlots() -> [Int32] { queues.checkedSlots() }
 
-    /// The keys in the small queue and in main, oldest first (for tests).
-    @inlinable package var queueKeys: (small: [UInt64], main: [UInt64]) { queues.queueKeys(keys) }
-
-    /// The keys the ghost FIFO remembers, oldest first (for tests).
-    @inlinable package var ghostKeys: [UInt64] { ghost?.storedKeys ?? [] }
-
-    /// The hits counted for the entry of `key`, or nil if it is not stored (for tests).
-    @inlinable package func hitCount(of key: UInt64) -> Int? { queues.hitCount(of: key, keys: keys, hits: hits) }
-
-    // The small queue's oldest entries move to main while they were hit; the first one that was
-    // not leaves (its key becomes a ghost) and is returned. nil if none is left.
+    // Main while it is over its share or the small queue is empty, else the small queue.
     @inline(__always)
-    @inlinable package mutating func evictSmall() -> Int32? {
-        queues.evictSmall(hits: hits, threshold: Self.moveToMainThreshold, keys: keys, ghost: &ghost)
-    }
+    @inlinable package var evictsMain: Bool { queues.main.cost > queues.mainLimit || queues.small.isEmpty }
 
     // Main's oldest entries go round again, hits cleared, while they were hit; the first one that
     // was not is returned. nil if main is empty.
     @inline(__always)
     @inlinable package mutating func evictMain() -> Int32? {
         while let slot = queues.main.first {
-            guard hits[slot] > 0 else {
+            guard queues.hits[slot] > 0 else {
                 queues.leave(slot)
                 return slot
             }
-            hits[slot] = 0
+            queues.hits[slot] = 0
             queues.rotateMain(slot)
         }
         return nil

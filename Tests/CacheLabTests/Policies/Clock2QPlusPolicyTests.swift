@@ -17,7 +17,7 @@ struct Clock2QPlusPolicyTests {
 
     @Test func sharesAreTruncatedFractionsOfTheCapacity() {
         let policy = Clock2QPlusPolicy(configuration: CacheConfiguration(capacity: 489))
-        #expect(policy.smallLimit == 48 && policy.mainLimit == 441 && policy.correlationWindow == 24)
+        #expect(policy.queues.smallLimit == 48 && policy.queues.mainLimit == 441 && policy.correlationWindow == 24)
     }
 
     @Test func givesLibCacheSimsOutcomesInUnitMode() {
@@ -29,21 +29,21 @@ struct Clock2QPlusPolicyTests {
         let cache = makeCache(capacity: 20)
         // A hit on 1 right after it came in is inside the window; after 2 came in, it counts
         #expect(cache.outcomes("1 1 2 3 2 1") == "mHmmHH")
-        #expect(cache.policy.hitCount(of: 1) == 1 && cache.policy.hitCount(of: 2) == 0)
+        #expect(cache.policy.queues.hitCount(of: 1) == 1 && cache.policy.queues.hitCount(of: 2) == 0)
         // Until the first eviction a full small queue sends newcomers to main
-        #expect(cache.policy.queueKeys.small == [1, 2] && cache.policy.queueKeys.main == [3])
+        #expect(cache.policy.queues.queueKeys.small == [1, 2] && cache.policy.queues.queueKeys.main == [3])
         cache.requests(4...20)
         // When 21 arrives, 1 (hit) moves to main and 2 (not hit) leaves for the ghost FIFO
         cache.request(21)
-        #expect(cache.policy.queueKeys.small == [21])
-        #expect(cache.policy.queueKeys.main == Array(3...20) + [1])
-        #expect(cache.policy.ghostKeys == [2])
+        #expect(cache.policy.queues.queueKeys.small == [21])
+        #expect(cache.policy.queues.queueKeys.main == Array(3...20) + [1])
+        #expect(cache.policy.queues.ghostKeys == [2])
         // When 22 arrives, main is over its share: its oldest, 3, leaves without a ghost
         cache.request(22)
-        #expect(cache.policy.queueKeys.main.first == 4 && cache.policy.ghostKeys == [2])
+        #expect(cache.policy.queues.queueKeys.main.first == 4 && cache.policy.queues.ghostKeys == [2])
         // When 3 comes back after leaving the small queue, it goes to main
         cache.requests([3, 23, 24, 3])
-        #expect(cache.policy.queueKeys.main.last == 3)
+        #expect(cache.policy.queues.queueKeys.main.last == 3)
     }
 
     @Test(arguments: [3, 4, 5, 10, 19])
