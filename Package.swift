@@ -167,7 +167,9 @@ let package = Package(
             dependencies: [
                 "CacheEngine", "ClientModel", "CacheLab", "CacheLabLocking", "CacheLabTestSupport", "CacheLabContracts",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            ],
+            // libCacheSim's counts, read by GoldenCountsTests from the source tree.
+            exclude: ["Golden/golden-counts.tsv"]
         ),
         // The command line's tests: `cachelab` as a child process, its commands parsed in process.
         .testTarget(
