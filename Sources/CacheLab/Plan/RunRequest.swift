@@ -92,7 +92,7 @@ public struct RunRequest: Sendable {
     }
 
     /// One run of the request, its capacity still as asked.
-    private enum Part {
+    enum Part {
         case client(ClientRequest, slot: Int)
         /// A single tier at the capacity of `slot`; Belady's with `optimum` (`versusOptimum`).
         case single(RunConfiguration, slot: Int, latency: Bool, optimum: Bool)
@@ -107,7 +107,7 @@ public struct RunRequest: Sendable {
 
     /// The runs in cell order: each client; or, capacity by capacity, each policy, and with
     /// `versusOptimum` Belady at that capacity (the optimum of its runs).
-    private var parts: [Part] {
+    var parts: [Part] {
         guard clients.isEmpty else { return clients.enumerated().map { .client($1, slot: $0) } }
         return (0..<capacities.count).flatMap { slot in
             var parts = policies.map { Part.single(configuration($0), slot: slot, latency: latency, optimum: false) }
@@ -122,7 +122,7 @@ public struct RunRequest: Sendable {
 
     /// Whether the report lists capacities ascending, a capacity met twice once (a range), or as
     /// asked (a list).
-    private var sortsCapacities: Bool {
+    var sortsCapacities: Bool {
         guard clients.isEmpty, case .range = capacities else { return false }
         return true
     }
@@ -166,42 +166,6 @@ public struct RunRequest: Sendable {
         }
     }
 
-    /// The runs as a sweep of one trace, to be split into shards: each run a cell, named by what
-    /// determines its result.
-    ///
-    /// - Parameters:
-    ///   - source: the trace.
-    ///   - command: the command line, for the manifest.
-    ///   - output: how the results are printed (`table`, `csv`), for the manifest.
-    public func sweep(
-        on source: TraceSource, command: String = "", output: String = ""
-    ) throws(TraceError)
-        -> SweepPlan
-    {
-        let request = self
-        let cells = parts.map { part -> SweepCell in
-            switch part {
-            case .client(let client, let slot):
-                let entry = SweepManifest.Entry(
-                    trace: 0, slot: slot, role: .run,
-                    key:
-                        "client \(client) size-mode=\(sizeMode.rawValue) ttl=\(ttl.map(String.init) ?? "none") ttl-mode=\(ttlMode.rawValue) trim=\(trimRatio.map { "\($0)" } ?? "default") network=\(network.rawValue) memory-cost=\(memoryCost.rawValue)\(admission.map { " admission=\($0)" } ?? "")"
-                )
-                return SweepCell(entry: entry, needsStatistics: client.needsStatistics, needsFuture: false, weight: 2.5)
-                {
-                    statistics in .client(try client.configuration(request, statistics))
-                }
-            case .single(let configuration, let slot, let latency, let optimum):
-                let entry = SweepManifest.Entry(
-                    trace: 0, slot: slot, role: optimum ? .optimum : .run,
-                    key: SweepCell.key(configuration, capacity: capacities.key(slot), latency: latency))
-                return .simulate(configuration, capacities: capacities, index: slot, latency: latency, entry: entry)
-            }
-        }
-        return try SweepPlan(
-            kind: .run, command: command, output: output, sortsCapacities: sortsCapacities, sources: [source],
-            cells: cells)
-    }
 
     static func resolve(
         _ spec: CapacitySpec, _ statistics: TraceStatistics?, _ mode: SizeMode, what: String
