@@ -27,6 +27,36 @@ enum Execution {
         return outcome
     }
 
+    /// Runs a `run` on this machine: the working set measured first when a capacity is a share of
+    /// it, then the replay, with a progress bar for each pass; `--verbose` says what each pass did,
+    /// the trace's statistics, and how many times the file was read.
+    static func run(_ plan: RunRequest.Plan, jobs: JobOptions, what: String) async throws -> RunRequest.Plan.Outcome {
+        let bar = ProgressBar(what, enabled: jobs.showsProgress)
+        let outcome: RunRequest.Plan.Outcome
+        do {
+            outcome = try await plan.execute(
+                workers: jobs.jobs, stopwatch: { Output.monotonicSeconds() }, progress: bar.reading)
+        } catch let error as TraceError {
+            bar.finish()
+            throw CLIError(error)
+        } catch {
+            bar.finish()
+            throw CLIError("\(error)")
+        }
+        bar.finish()
+        if let pass = outcome.statisticsPass {
+            Output.detail(
+                "\(what): counted the objects of \(Report.grouped(pass.requests)) requests in a pass of \(seconds(pass.timing.wall))"
+            )
+        }
+        if let statistics = outcome.statistics { Output.detail(TraceLoading.describe(plan.source.name, statistics)) }
+        let workers = min(jobs.jobs, outcome.cells)
+        Output.detail("\(what): " + timing(outcome.replay, cells: outcome.cells, workers: workers))
+        let passes = plan.source.passes
+        Output.detail("\(what): read \(plan.source.name) \(passes == 1 ? "once" : "\(passes) times")")
+        return outcome
+    }
+
     /// Runs blocking library work (which executes its plans on threads of its own) off the
     /// concurrency pool, its errors as the CLI's.
     static func blocking<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
@@ -90,18 +120,6 @@ enum Execution {
     /// The status line of a trace whose statistics a pass measured.
     @Sendable static func describe(_ name: String, _ statistics: TraceStatistics) {
         Output.detail(TraceLoading.describe(name, statistics))
-    }
-
-    /// The trace's statistics: computed in place for a trace in memory, else by a pass over it.
-    static func statistics(_ source: TraceSource, jobs: JobOptions) async throws -> TraceStatistics {
-        if let trace = source.trace { return TraceStatistics(trace) }
-        let outcome = try await run(RunPlan(source: source, cells: [.statistics]), jobs: jobs, what: "statistics") {
-            "counted the objects of \(Report.grouped($0.requests)) requests in a pass of \(seconds($0.timing.wall))"
-        }
-        guard case .statistics(let statistics) = outcome.outputs[0] else {
-            preconditionFailure("a statistics cell gives statistics")
-        }
-        return statistics
     }
 
     /// "replayed N requests through C cells in T s (R M requests/s): reading T s, replaying T s

@@ -54,7 +54,11 @@ final class ProgressBar: Sendable {
         let elapsed = now - passStarted
         let rate = elapsed > 0 ? Double(progress.requests) / elapsed : 0
         var detail = "\(Report.grouped(progress.requests)) requests, \(Report.decimal(rate / 1e6, places: 1)) M/s"
-        if progress.phase == .nextUses { detail = "next uses: " + detail }
+        switch progress.phase {
+        case .workingSet: detail = "working set: " + detail
+        case .nextUses: detail = "next uses: " + detail
+        case .replay: break
+        }
         guard let total = progress.total, total > 0 else {
             draw(fraction: nil, detail: detail, done: false, since: passStarted)
             return

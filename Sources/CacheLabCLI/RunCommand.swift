@@ -161,23 +161,13 @@ struct RunCommand: AsyncParsableCommand {
             let plan = try request.sweep(on: source, command: Output.commandLine(), output: format.rawValue)
             return try await Execution.shard(plan, shard, outDir: outDir, jobs: jobs, what: "run")
         }
-        // A trace in memory is described whatever the capacities; a file when a pass counts it.
-        var statistics = source.trace.map(TraceStatistics.init)
-        if statistics == nil, request.needsStatistics {
-            statistics = try await Execution.statistics(source, jobs: jobs)
-        }
-        if let statistics { Output.detail(TraceLoading.describe(source.name, statistics)) }
-        if mode == .live { return try await runLive(source, request, statistics) }
-        let plan: RunRequest.Plan
-        do { plan = try request.plan(on: source, statistics: statistics) } catch { throw CLIError("\(error)") }
-        let outputs = try await Execution.run(plan.run, jobs: jobs, what: "run").outputs
-        Output.detail("run: read \(source.name) \(source.passes == 1 ? "once" : "\(source.passes) times")")
-        for (placement, output) in zip(plan.placements, outputs) where placement.isOptimum {
+        if mode == .live { return try await runLive(source, request) }
+        let outcome = try await Execution.run(request.plan(on: source), jobs: jobs, what: "run")
+        for optimum in outcome.optimum {
             Output.status(
-                "belady at \(output.run.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(output.run.hits)) hits"
-            )
+                "belady at \(optimum.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(optimum.hits)) hits")
         }
-        try Emitter.runs(plan.results(outputs), format: format, out: out)
+        try Emitter.runs(outcome.results, format: format, out: out)
     }
 
     /// What to replay, from the options.
@@ -191,9 +181,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// Replays every configuration asked for through the real pipeline, one after another.
-    private func runLive(_ source: TraceSource, _ request: RunRequest, _ statistics: TraceStatistics?) async throws {
+    private func runLive(_ source: TraceSource, _ request: RunRequest) async throws {
         let trace = try TraceLoading.load(source)
-        let statistics = statistics ?? TraceStatistics(trace)
+        let statistics = TraceStatistics(trace)
+        Output.detail(TraceLoading.describe(source.name, statistics))
         let configurations: [ClientConfiguration]
         do { configurations = try request.liveClients(statistics) } catch { throw CLIError("\(error)") }
         if live.store != nil, configurations.count > 1 {

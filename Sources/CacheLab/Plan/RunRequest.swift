@@ -127,16 +127,17 @@ public struct RunRequest: Sendable {
         return true
     }
 
-    /// The run on this machine: every cell in one plan over the trace, and where each result goes
-    /// in the report.
+    /// The run on this machine, before any trace is read: `Plan.execute` measures the working set
+    /// when a capacity is a share of it (a pass over a file; a trace in memory costs none), then
+    /// replays every cell in one more pass.
+    public func plan(on source: TraceSource) -> Plan { Plan(request: self, source: source) }
+
+    /// The cells of one pass over a trace whose statistics are known (nil when `needsStatistics`
+    /// is false).
     ///
-    /// - Parameters:
-    ///   - source: the trace.
-    ///   - statistics: the trace's, when `needsStatistics` (a capacity is a share of its working
-    ///     set).
     /// - Throws: `CapacityListError` or `RunRequestError` when a capacity cannot be resolved.
-    public func plan(on source: TraceSource, statistics: TraceStatistics?) throws -> Plan {
-        let cells = try parts.map { part throws -> RunCell in
+    func cells(_ statistics: TraceStatistics?) throws -> [RunCell] {
+        try parts.map { part throws -> RunCell in
             switch part {
             case .client(let client, _):
                 return .client(try client.configuration(self, statistics))
@@ -145,27 +146,73 @@ public struct RunRequest: Sendable {
                 return .simulate(configuration, latency: latency)
             }
         }
-        return Plan(
-            run: RunPlan(source: source, cells: cells), placements: parts.map(\.placement),
-            sortsCapacities: sortsCapacities)
     }
 
-    /// A run planned on this machine (`plan(on:statistics:)`).
+    /// A run on this machine: the trace's statistics when a capacity needs them, then every cell in
+    /// one plan over the trace, each result put where the report lists it.
     public struct Plan: Sendable {
-        /// The cells, in one pass over the trace.
-        public var run: RunPlan
-        /// Where each cell's result goes in the report, in cell order.
-        public var placements: [RunResult.Placement]
-        var sortsCapacities: Bool
+        public let request: RunRequest
+        public let source: TraceSource
 
-        /// The report's rows from the plan's outputs: each run given its capacity's optimum hits
-        /// (`versusOptimum`), the optimum itself not a row.
-        public func results(_ outputs: [CellOutput]) -> [RunResult] {
-            RunResult.arranged(
-                outputs.map(\.run), placed: placements, sortsCapacities: sortsCapacities, listsOptimum: false)
+        /// What a run gave.
+        public struct Outcome: Sendable {
+            /// The trace's statistics: measured when a capacity needed them, or the trace's in
+            /// memory; nil otherwise.
+            public var statistics: TraceStatistics?
+            /// The pass that measured them over a file, if one was made.
+            public var statisticsPass: PlanOutcome?
+            /// The pass that replayed the cells.
+            public var replay: PlanOutcome
+            /// The cells replayed.
+            public var cells: Int
+            /// The runs in the order the report lists them (Belady's for `versusOptimum` inside
+            /// their policies' rows).
+            public var results: [RunResult]
+            /// Belady's runs for `versusOptimum`, one per capacity.
+            public var optimum: [RunResult]
+        }
+
+        /// Measures the working set if it must, then replays.
+        ///
+        /// - Parameters:
+        ///   - stopwatch: the caller's clock, for the passes' timing (the lab reads none).
+        ///   - progress: each pass's progress; the statistics pass's in phase `.workingSet`.
+        /// - Throws: `TraceError` when the trace cannot be read; `CapacityListError` or
+        ///   `RunRequestError` when a capacity cannot be resolved.
+        public func execute(
+            workers: Int = ParallelSweep.defaultWorkers, stopwatch: RunPlan.Stopwatch? = nil,
+            progress: (@Sendable (PlanProgress) -> Void)? = nil
+        ) async throws -> Outcome {
+            var statistics = source.trace.map(TraceStatistics.init)
+            var statisticsPass: PlanOutcome?
+            if statistics == nil, request.needsStatistics {
+                let pass = try await RunPlan(source: source, cells: [.statistics]).execute(
+                    workers: workers, stopwatch: stopwatch,
+                    progress: progress.map { report in
+                        { @Sendable in
+                            var measuring = $0
+                            measuring.phase = .workingSet
+                            report(measuring)
+                        }
+                    })
+                guard case .statistics(let measured) = pass.outputs[0] else {
+                    preconditionFailure("a statistics cell gives statistics")
+                }
+                statistics = measured
+                statisticsPass = pass
+            }
+            let cells = try request.cells(statistics)
+            let replay = try await RunPlan(source: source, cells: cells).execute(
+                workers: workers, stopwatch: stopwatch, progress: progress)
+            let placements = request.parts.map(\.placement)
+            let runs = replay.outputs.map(\.run)
+            return Outcome(
+                statistics: statistics, statisticsPass: statisticsPass, replay: replay, cells: cells.count,
+                results: RunResult.arranged(
+                    runs, placed: placements, sortsCapacities: request.sortsCapacities, listsOptimum: false),
+                optimum: zip(placements, runs).filter { $0.0.isOptimum }.map(\.1))
         }
     }
-
 
     static func resolve(
         _ spec: CapacitySpec, _ statistics: TraceStatistics?, _ mode: SizeMode, what: String

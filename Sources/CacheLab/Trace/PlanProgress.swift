@@ -1,6 +1,8 @@
 /// How far an execution has got.
 public struct PlanProgress: Sendable {
     public enum Phase: Sendable {
+        /// The pass measuring the working set, when a capacity is a share of it (before the replay).
+        case workingSet
         /// The pass computing each request's next use (before the replay).
         case nextUses
         /// The replay.

@@ -155,12 +155,13 @@ struct SweepPlanTests {
         CapacityList.range(
             from: .absolute(50_000), to: .percentOfWorkingSet(40), points: 5, spacing: .linear, startsAtOne: false),
     ])
-    func theOneMachinePlanGivesTheShardedRunsRows(capacities: CapacityList) throws {
+    func theOneMachinePlanGivesTheShardedRunsRows(capacities: CapacityList) async throws {
         let source = TraceSource(Self.traces[1])
         let request = RunRequest(policies: [.lru, .s3fifo], capacities: capacities, versusOptimum: true)
-        let statistics = TraceStatistics(Self.traces[1])
-        let plan = try request.plan(on: source, statistics: statistics)
-        let direct = plan.results(try plan.run.execute(workers: 2).outputs)
+        let outcome = try await request.plan(on: source).execute(workers: 2)
+        // A trace in memory gives its statistics with no pass.
+        #expect(outcome.statistics == TraceStatistics(Self.traces[1]) && outcome.statisticsPass == nil)
+        let direct = outcome.results
         let sweep = try request.sweep(on: source, output: "csv")
         try TemporaryFolder.with { folder in
             let merged = sweep.manifest.runs(try Self.shardedAndMerged(sweep, shards: 2, into: folder))
@@ -173,17 +174,16 @@ struct SweepPlanTests {
             #expect(direct.count == 6)
         }
         #expect(direct.allSatisfy { $0.optimalHits != nil })
-        #expect(plan.placements.filter(\.isOptimum).count == capacities.count)
+        #expect(outcome.optimum.count == capacities.count)
+        #expect(outcome.optimum.allSatisfy { $0.configuration.policy == .belady })
     }
 
-    @Test func aClientRunPlannedOnOneMachineEqualsItsSweepCell() throws {
+    @Test func aClientRunPlannedOnOneMachineEqualsItsSweepCell() async throws {
         let source = TraceSource(Self.traces[0])
         let request = RunRequest(
             policies: [], capacities: .list([]),
             clients: [.tiers(memory: TierRequest(policy: .lru, capacity: .percentOfWorkingSet(5)), disk: nil)])
-        let statistics = TraceStatistics(Self.traces[0])
-        let plan = try request.plan(on: source, statistics: statistics)
-        let direct = plan.results(try plan.run.execute(workers: 1).outputs)
+        let direct = try await request.plan(on: source).execute(workers: 1).results
         let sweep = try request.sweep(on: source)
         #expect(direct == sweep.manifest.runs(try sweep.outputs(workers: 1)))
         #expect(direct.map(\.label) == ["memory:lru"])
