@@ -2,10 +2,10 @@ import CacheLab
 import ClientModel
 import LiveReplay
 
-/// What every command prints and writes at its end, in one place: a run's table or CSV, a
-/// curve's points, a comparison's files, and the status lines of live replays. A merge of shards
-/// emits through the same functions as the one-machine command whose shards it merges, so the
-/// two give the same bytes; no command calls another.
+/// What commands print and write at their end beyond a table or CSV (`OutputFormat.write`): a
+/// comparison's files and the status lines of live replays. A merge of shards emits through the
+/// same functions as the one-machine command whose shards it merges, so the two give the same
+/// bytes; no command calls another.
 enum Emitter {
     /// How the live outcomes agreed with the simulator's, in words.
     static func describe(_ agreement: OutcomeAgreement) -> String {
@@ -49,14 +49,6 @@ enum Emitter {
         return lines.joined(separator: "\n")
     }
 
-    /// Prints the results as the table or CSV asked for, or writes them to `out`: the same from
-    /// one machine's run and from a merge of its shards.
-    static func runs(_ results: [RunResult], format: OutputFormat, out: String?) throws {
-        let text = format == .csv ? Report.csv(results) : Report.table(results)
-        try Output.result(text, to: out)
-        if let out { Output.status("wrote \(out)") }
-    }
-
     /// Prints the rankings and writes compare.csv, the charts and README.md to `outDir`: the
     /// same files from one machine's run and from a merge of its shards.
     static func comparison(
@@ -80,16 +72,5 @@ enum Emitter {
         for file in files { try Output.result(file.contents, to: outDir + "/" + file.name) }
         ComparisonFolder.removeStaleCharts(in: outDir, keeping: Set(files.map(\.name)))
         Output.status("wrote \(files.count) files to \(outDir)/ (README.md embeds the charts)")
-    }
-
-    /// Prints the curve points, or writes them to `out`: the same from one machine's run and
-    /// from a merge of its shards.
-    static func curve(_ points: [CurvePoint], format: OutputFormat, out: String?) throws {
-        let policies = Set(points.map(\.policy)).count
-        Output.detail(
-            "\(Report.counted(points.count, "point")) (\(Report.counted(policies, "policy", plural: "policies")))")
-        let text = format == .csv ? Report.curveCSV(points) : Report.curveTable(points)
-        try Output.result(text, to: out)
-        if let out { Output.status("wrote \(out)") }
     }
 }

@@ -105,6 +105,6 @@ struct MRCCommand: AsyncParsableCommand {
                 )
             }
         }
-        try Emitter.curve(plan.manifest.curve(outputs), format: format, out: out)
+        try format.write(plan.manifest.curve(outputs), to: out)
     }
 }

@@ -80,9 +80,9 @@ struct MergeCommand: AsyncParsableCommand {
             try Emitter.comparison(
                 manifest.runs(outputs), command: manifest.command, outDir: outDir, allSeries: allSeries)
         case .mrc:
-            try Emitter.curve(manifest.curve(outputs), format: try format(manifest), out: out)
+            try format(manifest).write(manifest.curve(outputs), to: out)
         case .run:
-            try Emitter.runs(manifest.runs(outputs), format: try format(manifest), out: out)
+            try format(manifest).write(manifest.runs(outputs), to: out)
         }
     }
 

@@ -167,7 +167,7 @@ struct RunCommand: AsyncParsableCommand {
             Output.status(
                 "belady at \(optimum.cache.capacity) (the optimum for --vs-opt): \(Report.grouped(optimum.hits)) hits")
         }
-        try Emitter.runs(outcome.results, format: format, out: out)
+        try format.write(outcome.results, to: out)
     }
 
     /// What to replay, from the options.
@@ -216,7 +216,7 @@ struct RunCommand: AsyncParsableCommand {
                 "recorded \(summary.records) lookups and events in \(summary.parts.count) part\(summary.parts.count == 1 ? "" : "s") in \(recorder.directory.path)"
             )
         }
-        try Emitter.runs(runs.map(\.live.run), format: format, out: out)
+        try format.write(runs.map(\.live.run), to: out)
         let notWhole = runs.reduce(0) { $0 + $1.live.notWhole }
         if notWhole > 0 {
             throw CLIError("\(notWhole) answers were not whole images: the pipeline served a partial or corrupt image")
