@@ -2,9 +2,10 @@ import CacheEngine
 import ClientModel
 
 /// What `cachelab run` asks for, before any trace is read: policies at capacities (which may be
-/// shares of the working set), or clients of two tiers. `plan(on:statistics:)` turns it into one
-/// pass over the trace on this machine; `sweep(on:command:output:)` into a sweep whose cells can be
-/// split into shards, its manifest reading the outputs back in the order asked for.
+/// shares of the working set), or clients of two tiers. `plan(on:)` turns it into a run on this
+/// machine (one pass over the trace, two when the working set must be measured);
+/// `sweep(on:command:output:)` into a sweep whose cells can be split into shards, its manifest
+/// reading the outputs back in the order asked for.
 public struct RunRequest: Sendable {
     public var policies: [PolicyKind]
     public var capacities: CapacityList
