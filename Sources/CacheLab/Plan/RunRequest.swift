@@ -176,6 +176,7 @@ public struct RunRequest: Sendable {
         /// Measures the working set if it must, then replays.
         ///
         /// - Parameters:
+        ///   - workers: the threads replaying cells (the reading thread besides).
         ///   - stopwatch: the caller's clock, for the passes' timing (the lab reads none).
         ///   - progress: each pass's progress; the statistics pass's in phase `.workingSet`.
         /// - Throws: `TraceError` when the trace cannot be read; `CapacityListError` or
