@@ -3,30 +3,6 @@ import CacheLab
 /// Executes run plans for the commands: progress on a terminal, one status line of timing, and
 /// the trace's errors as the CLI's.
 enum Execution {
-    /// Runs `plan` and says how long reading and replaying took.
-    ///
-    /// - Parameter what: names the work in the progress and status lines ("run", "compare
-    ///   daily-reader").
-    static func run(
-        _ plan: RunPlan, jobs: JobOptions, what: String, summary: ((PlanOutcome) -> String)? = nil
-    ) async throws -> PlanOutcome {
-        let bar = ProgressBar(what, enabled: jobs.showsProgress)
-        let outcome: PlanOutcome
-        do {
-            outcome = try await plan.execute(
-                workers: jobs.jobs, stopwatch: { Output.monotonicSeconds() }, progress: bar.reading)
-        } catch {
-            bar.finish()
-            throw CLIError(error)
-        }
-        bar.finish()
-        Output.detail(
-            "\(what): "
-                + (summary?(outcome)
-                    ?? timing(outcome, cells: plan.cells.count, workers: min(jobs.jobs, plan.cells.count))))
-        return outcome
-    }
-
     /// Runs a `run` on this machine: the working set measured first when a capacity is a share of
     /// it, then the replay, with a progress bar for each pass; `--verbose` says what each pass did,
     /// the trace's statistics, and how many times the file was read.
@@ -34,14 +10,12 @@ enum Execution {
         let bar = ProgressBar(what, enabled: jobs.showsProgress)
         let outcome: RunRequest.Plan.Outcome
         do {
-            outcome = try await plan.execute(
-                workers: jobs.jobs, stopwatch: { Output.monotonicSeconds() }, progress: bar.reading)
-        } catch let error as TraceError {
-            bar.finish()
-            throw CLIError(error)
+            outcome = try await blocking {
+                try plan.execute(workers: jobs.jobs, stopwatch: { Output.monotonicSeconds() }, progress: bar.reading)
+            }
         } catch {
             bar.finish()
-            throw CLIError("\(error)")
+            throw error
         }
         bar.finish()
         if let pass = outcome.statisticsPass {

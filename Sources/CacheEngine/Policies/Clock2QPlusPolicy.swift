@@ -43,8 +43,6 @@ public struct Clock2QPlusPolicy: AdmittingPolicy, PrefetchingPolicy {
     /// Entries ever admitted to the small queue.
     @usableFromInline package var admittedToSmall: Int64 = 0
 
-    @usableFromInline package typealias Queue = SmallAndMainQueues.Queue
-
     // It hints nothing for a hit or a miss: the replay need not find a coming request's slot.
     @inlinable public static var prefetchesHits: Bool { false }
 

@@ -28,8 +28,6 @@ public struct S3FIFOPolicy: AdmittingPolicy, PrefetchingPolicy {
     /// The queues, keys, hits and ghost FIFO, and the rules S3-FIFO shares with Clock2Q+.
     @usableFromInline package var queues: SmallAndMainQueues
 
-    @usableFromInline package typealias Queue = SmallAndMainQueues.Queue
-
     @inlinable public init(configuration: CacheConfiguration) {
         queues = SmallAndMainQueues(name: "S3-FIFO", capacity: configuration.capacity)
     }

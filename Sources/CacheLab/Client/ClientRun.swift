@@ -97,7 +97,8 @@ final class ClientRun {
         var nextEvent = 0
         let events = batch.events
         // The tiers' lookups, bound once a batch: called through the tiers' stored properties
-        // from `lookUp`, each call retained and released its closure (`tune` 10–19 % slower).
+        // from `lookUp` (which the compiler does not inline), each call retained and released
+        // its closure's context.
         let memoryValue = memoryCache?.value
         let diskValue = diskCache?.value
         for index in 0..<batch.count {

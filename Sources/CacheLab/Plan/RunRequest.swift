@@ -173,7 +173,8 @@ public struct RunRequest: Sendable {
             public var optimum: [RunResult]
         }
 
-        /// Measures the working set if it must, then replays.
+        /// Measures the working set if it must, then replays, on the calling thread and threads of
+        /// its own (call it off the concurrency pool).
         ///
         /// - Parameters:
         ///   - workers: the threads replaying cells (the reading thread besides).
@@ -184,27 +185,15 @@ public struct RunRequest: Sendable {
         public func execute(
             workers: Int = ParallelSweep.defaultWorkers, stopwatch: RunPlan.Stopwatch? = nil,
             progress: (@Sendable (PlanProgress) -> Void)? = nil
-        ) async throws -> Outcome {
-            var statistics = source.trace.map(TraceStatistics.init)
+        ) throws -> Outcome {
+            var statistics: TraceStatistics?
             var statisticsPass: PlanOutcome?
-            if statistics == nil, request.needsStatistics {
-                let pass = try await RunPlan(source: source, cells: [.statistics]).execute(
-                    workers: workers, stopwatch: stopwatch,
-                    progress: progress.map { report in
-                        { @Sendable in
-                            var measuring = $0
-                            measuring.phase = .workingSet
-                            report(measuring)
-                        }
-                    })
-                guard case .statistics(let measured) = pass.outputs[0] else {
-                    preconditionFailure("a statistics cell gives statistics")
-                }
-                statistics = measured
-                statisticsPass = pass
+            if request.needsStatistics || source.trace != nil {
+                (statistics, statisticsPass) = try TraceStatistics.measure(
+                    source, workers: workers, stopwatch: stopwatch, progress: progress)
             }
             let cells = try request.cells(statistics)
-            let replay = try await RunPlan(source: source, cells: cells).execute(
+            let replay = try RunPlan(source: source, cells: cells).execute(
                 workers: workers, stopwatch: stopwatch, progress: progress)
             let placements = request.parts.map(\.placement)
             let runs = replay.outputs.map(\.run)

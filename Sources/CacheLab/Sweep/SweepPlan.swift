@@ -167,17 +167,13 @@ public struct SweepPlan: Sendable {
         return cells.indices.map { outcome.outputs[$0]! }
     }
 
-    /// A trace's statistics: counted in place for a trace in memory, else by a pass over it.
+    /// A trace's statistics: counted in place for a trace in memory, else by a pass over it
+    /// (heard as progress, not as a plan: the timing lines count the replays).
     static func statistics(
         _ source: TraceSource, workers: Int, observer: PlanObserver
     ) throws(TraceError) -> TraceStatistics {
-        if let trace = source.trace { return TraceStatistics(trace) }
-        // Heard as progress, not as a plan: the timing lines count the replays.
-        let outcome = try RunPlan(source: source, cells: [.statistics]).execute(
-            workers: workers, observer: PlanObserver(stopwatch: observer.stopwatch, progress: observer.progress))
-        guard case .statistics(let statistics) = outcome.outputs[0] else {
-            preconditionFailure("a statistics cell gives statistics")
-        }
-        return statistics
+        try TraceStatistics.measure(
+            source, workers: workers, stopwatch: observer.stopwatch, progress: observer.progress
+        ).statistics
     }
 }

@@ -155,10 +155,10 @@ struct SweepPlanTests {
         CapacityList.range(
             from: .absolute(50_000), to: .percentOfWorkingSet(40), points: 5, spacing: .linear, startsAtOne: false),
     ])
-    func theOneMachinePlanGivesTheShardedRunsRows(capacities: CapacityList) async throws {
+    func theOneMachinePlanGivesTheShardedRunsRows(capacities: CapacityList) throws {
         let source = TraceSource(Self.traces[1])
         let request = RunRequest(policies: [.lru, .s3fifo], capacities: capacities, versusOptimum: true)
-        let outcome = try await request.plan(on: source).execute(workers: 2)
+        let outcome = try request.plan(on: source).execute(workers: 2)
         // A trace in memory gives its statistics with no pass.
         #expect(outcome.statistics == TraceStatistics(Self.traces[1]) && outcome.statisticsPass == nil)
         let direct = outcome.results
@@ -178,12 +178,12 @@ struct SweepPlanTests {
         #expect(outcome.optimum.allSatisfy { $0.configuration.policy == .belady })
     }
 
-    @Test func aClientRunPlannedOnOneMachineEqualsItsSweepCell() async throws {
+    @Test func aClientRunPlannedOnOneMachineEqualsItsSweepCell() throws {
         let source = TraceSource(Self.traces[0])
         let request = RunRequest(
             policies: [], capacities: .list([]),
             clients: [.tiers(memory: TierRequest(policy: .lru, capacity: .percentOfWorkingSet(5)), disk: nil)])
-        let direct = try await request.plan(on: source).execute(workers: 1).results
+        let direct = try request.plan(on: source).execute(workers: 1).results
         let sweep = try request.sweep(on: source)
         #expect(direct == sweep.manifest.runs(try sweep.outputs(workers: 1)))
         #expect(direct.map(\.label) == ["memory:lru"])
