@@ -354,11 +354,11 @@ final class LiveDriver {
             await counters.add(pipeline)
             try open(at: time)
         case .pin(let key):
-            result.run.client?.favouriteEvents += 1
+            result.run.updateClient { $0.favouriteEvents += 1 }
             favourites.insert(urls(key))
             try await pipeline.pin(urls(key), at: time)
         case .unpin(let key):
-            result.run.client?.favouriteEvents += 1
+            result.run.updateClient { $0.favouriteEvents += 1 }
             favourites.remove(urls(key))
             try await pipeline.unpin(urls(key), at: time)
         case .trimMemory, .sweepDisk:
@@ -375,24 +375,25 @@ final class LiveDriver {
         var tally = RunTally()
         for (position, outcome) in outcomes.enumerated() { tally.record(outcome, size: trace.sizes[position]) }
         tally.apply(to: &run, bytesDownloaded: counters.stats.bytesDownloaded)
-        var live = run.live ?? LiveMeasurements()
         var total = LatencyHistogram()
-        for (source, histogram) in latencies {
-            live.latencyBySource[source] = histogram.summary()
-            total.add(histogram)
+        run.updateLive { live in
+            for (source, histogram) in latencies {
+                live.latencyBySource[source] = histogram.summary()
+                total.add(histogram)
+            }
+            live.failures = tally.failures
         }
-        live.failures = tally.failures
-        run.live = live
-        run.client?.delayedLatencyShare = total.sum == 0 ? 0 : Double(latencies[.delayed]?.sum ?? 0) / Double(total.sum)
-        run.mode = .live
         run.evictions = counters.evictions
         run.notAdmitted = counters.notAdmitted
         run.expirations = counters.expirations
-        run.client?.pins = counters.pins
-        run.client?.memoryPeakCost = counters.peakMemoryCost
-        run.client?.diskPeakBytes = counters.peakDiskBytes
+        run.updateClient { client in
+            client.delayedLatencyShare = total.sum == 0 ? 0 : Double(latencies[.delayed]?.sum ?? 0) / Double(total.sum)
+            client.pins = counters.pins
+            client.memoryPeakCost = counters.peakMemoryCost
+            client.diskPeakBytes = counters.peakDiskBytes
+            client.outcomes = outcomes
+        }
         run.latency = total.summary()
-        run.outcomes = outcomes
         result.run = run
         result.pipeline = counters.stats
         result.firstErrors = errors.sorted { $0.position < $1.position }.prefix(5).map(\.message)

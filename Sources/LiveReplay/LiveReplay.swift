@@ -37,10 +37,10 @@ public enum LiveReplay {
             trace: trace, client: client, options: options, diskPath: diskPath, endpoint: endpoint
         ).run()
         let after = try await endpoint.counts()
-        var live = result.run.live ?? LiveMeasurements()
-        live.serverRequests = after.requests - before.requests
-        live.serverBytes = after.bytes - before.bytes
-        result.run.live = live
+        result.run.updateLive { live in
+            live.serverRequests = after.requests - before.requests
+            live.serverBytes = after.bytes - before.bytes
+        }
         for (kind, count) in after.faults where count > before.faults[kind, default: 0] {
             result.faultsInjected[kind] = count - before.faults[kind, default: 0]
         }

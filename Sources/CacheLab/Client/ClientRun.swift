@@ -320,13 +320,13 @@ final class ClientRun {
             case .sweepDisk(let limit, let trimRatio):
                 diskCache?.sweep(limit, trimRatio, event.time)
             case .pin(let key):
-                result.client?.favouriteEvents += 1
+                result.updateClient { $0.favouriteEvents += 1 }
                 wanted.insert(key)
                 _ = everWanted.put(key)
                 if let memoryCache { Self.pin(key, in: memoryCache, &memoryPins, at: event.time) }
                 if let diskCache { Self.pin(key, in: diskCache, &diskPins, at: event.time) }
             case .unpin(let key):
-                result.client?.favouriteEvents += 1
+                result.updateClient { $0.favouriteEvents += 1 }
                 wanted.remove(key)
                 if let entry = memoryPins.remove(key) {
                     _ = memoryCache?.restore(entry.size, key, event.time)
@@ -352,15 +352,17 @@ final class ClientRun {
         result.evictions = memory.evictions + disk.evictions
         result.expirations = memory.expirations + disk.expirations
         result.notAdmitted = memory.notAdmitted + disk.notAdmitted
-        result.client?.pins = PinSummary(memory: memoryPins, disk: diskPins)
-        result.client?.memoryPeakCost = memoryPeak
-        result.client?.diskPeakBytes = diskPeak
         result.latency = recorder.latencies.summary()
         let latencyTotal = recorder.latencies.sum
-        result.client?.delayedLatencyShare = latencyTotal == 0 ? 0 : Double(delayedLatencyTotal) / Double(latencyTotal)
-        if recordsOutcomes {
-            result.outcomes = outcomes
-            result.timingSlack = timingSlack
+        result.updateClient { client in
+            client.pins = PinSummary(memory: memoryPins, disk: diskPins)
+            client.memoryPeakCost = memoryPeak
+            client.diskPeakBytes = diskPeak
+            client.delayedLatencyShare = latencyTotal == 0 ? 0 : Double(delayedLatencyTotal) / Double(latencyTotal)
+            if recordsOutcomes {
+                client.outcomes = outcomes
+                client.timingSlack = timingSlack
+            }
         }
         return result
     }

@@ -25,6 +25,14 @@ public struct ClientMeasurements: Sendable, Equatable, Codable {
     public var droppedPrefetches = 0
     /// The share of all requests' latency, summed, spent in delayed hits.
     public var delayedLatencyShare = 0.0
+    /// Every request's outcome in trace order: a live run's, and a simulated run's that asked for
+    /// them (`nil` otherwise).
+    public var outcomes: [RequestOutcome]?
+    /// A simulated run that asked for outcomes: per request, how close its timing came to
+    /// changing whether it was a delayed hit, in microseconds of trace time: its distance to the
+    /// end of its image's latest download (`UInt32.max` when there was none) (`OutcomeAgreement`).
+    /// `nil` otherwise.
+    public var timingSlack: [UInt32]?
 
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration

@@ -6,9 +6,6 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var trace: String
     /// What ran, for the `policy` column: the policy's name, or the client preset's.
     public var label: String
-    /// A client run's configuration and what only a client run measures (`nil` for a single
-    /// tier).
-    public var client: ClientMeasurements?
     public var configuration: RunConfiguration
     /// The limits actually enforced (policy defaults filled in).
     public var cache: CacheConfiguration
@@ -34,34 +31,18 @@ public struct RunResult: Sendable, Equatable, Codable {
     /// Every request's latency: modelled by the simulator, measured by a live run (`nil` when the
     /// run did not model it, `--no-latency`).
     public var latency: LatencySummary?
-    /// Every request's outcome in trace order: a live run's, and a simulated client run's asked
-    /// for them (`nil` otherwise).
-    public var outcomes: [RequestOutcome]?
-    /// A simulated client run asked for outcomes: per request, how close its timing came to
-    /// changing whether it was a delayed hit, in microseconds of trace time: its distance to the
-    /// end of its image's latest download (`UInt32.max` when there was none) (`OutcomeAgreement`).
-    /// `nil` otherwise.
-    public var timingSlack: [UInt32]?
-    /// How the run was made: the simulator (modelled latency) or live (the real pipeline against
-    /// a server, wall-clock latency).
-    public var mode = RunMode.sim
-    /// What only a live run measures (`nil` for the simulator).
-    public var live: LiveMeasurements?
+    /// What ran and how, with what only that kind of run measures.
+    public var kind: Kind
     /// With `--vs-opt`: the hits of Belady's optimum on the same trace, capacity, size mode and
-    /// tier (`nil` when not asked).
+    /// tier, set when a report is arranged (`arranged`); `nil` when not asked.
     public var optimalHits: Int?
-    /// Simulator, single tier: entries cached at the end of the run.
-    public var entries: Int?
-    /// Simulator, single tier: bytes the cache's bookkeeping held at its largest (index, per-entry
-    /// fields, the policy's lists, ghosts and counters; allocated capacity, slack included),
-    /// counted by a `StorageLedger`.
-    public var metadataBytes: Int?
 
     public init(trace: String, configuration: RunConfiguration) {
         self.trace = trace
         self.label = configuration.policy.rawValue
         self.configuration = configuration
         self.cache = configuration.cacheConfiguration
+        self.kind = .tier(TierMeasurements())
     }
 
     /// A client run: the columns of the single-tier report describe its disk tier (or its memory
@@ -70,7 +51,7 @@ public struct RunResult: Sendable, Equatable, Codable {
         let main = client.disk ?? client.memory!
         self.trace = trace
         self.label = client.name
-        self.client = ClientMeasurements(configuration: client)
+        self.kind = .client(ClientMeasurements(configuration: client))
         self.configuration = RunConfiguration(
             policy: main.policy, capacity: main.capacity, sizeMode: client.sizeMode, ttl: main.ttl,
             ttlMode: main.ttlMode, trimRatio: main.trimRatio, network: client.network,

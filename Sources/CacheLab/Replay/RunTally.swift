@@ -93,11 +93,11 @@ public struct RunTally: Sendable, Equatable {
         }
         // Only a client's pipeline makes a request wait for another's download.
         assert(delayedHits == 0 || result.client != nil, "a delayed hit in a single-tier run")
-        result.client?.delayedHits = delayedHits
+        result.updateClient { $0.delayedHits = delayedHits }
         result.misses = requests - hits - delayedHits
         result.bytesRequested = bytesRequested
         result.bytesHit = bytesHit
         result.bytesDownloaded = bytesDownloaded ?? (bytesRequested - bytesHit - bytesDelayed - bytesCancelled)
-        result.client?.droppedPrefetches = droppedPrefetches
+        result.updateClient { $0.droppedPrefetches = droppedPrefetches }
     }
 }

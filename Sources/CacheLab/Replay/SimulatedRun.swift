@@ -125,9 +125,8 @@ final class SimulatedRun<Policy: EvictionPolicy, Recorder: LatencyRecording> {
         result.evictions = cache.evictions
         result.expirations = cache.expirations
         result.notAdmitted = cache.notAdmitted
-        result.entries = cache.count
         result.latency = state.pointee.recorder.summary()
-        result.metadataBytes = ledger.peakBytes
+        result.kind = .tier(TierMeasurements(entries: cache.count, metadataBytes: ledger.peakBytes))
         return result
     }
 }

@@ -11,7 +11,8 @@ public struct SweepManifest: Sendable, Equatable, Codable {
     /// The version of the cells' format. Cells written by a cachelab with another version are not
     /// read (a merge refuses them; a task says to start a new folder).
     /// 2: a run's client counts, outcomes and latency are parts present only where they apply.
-    public static let formatVersion = 2
+    /// 3: a run says its kind (one tier, a client, live) and carries only that kind's parts.
+    public static let formatVersion = 3
 
     /// The command that made the sweep.
     public enum Kind: String, Sendable, Codable {

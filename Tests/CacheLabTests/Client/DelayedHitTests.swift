@@ -113,9 +113,11 @@ struct DelayedHitTests {
 @Suite("Live outcomes against the simulator's, delayed hits and timing")
 struct OutcomeAgreementTests {
     static func simulated(_ outcomes: [RequestOutcome], slack: [UInt32]) -> RunResult {
-        var result = RunResult(trace: "t", configuration: RunConfiguration(policy: .lru, capacity: 1))
-        result.outcomes = outcomes
-        result.timingSlack = slack
+        var result = RunResult(trace: "t", client: DelayedHitTests.client())
+        result.updateClient { client in
+            client.outcomes = outcomes
+            client.timingSlack = slack
+        }
         return result
     }
 
