@@ -61,6 +61,10 @@ struct LiveReplayTests {
         #expect(Self.agree(live.run, simulated))
         #expect(simulated.diskHits > 0 && simulated.memoryHits > 0)
         #expect(live.run.bytesDownloaded == live.serverBytes)
+        // The live result is of the live kind, with the client's configuration, and says so in
+        // its `mode` column; the simulated one is a simulated client's.
+        #expect(ReportColumn.mode.value(of: live.run) == "live" && ReportColumn.mode.value(of: simulated) == "sim")
+        #expect(live.run.client?.configuration == client && live.run.live?.serverBytes == live.serverBytes)
     }
 
     @Test(

@@ -7,7 +7,8 @@ extension RunResult {
     public enum Kind: Sendable, Equatable, Codable {
         /// One policy as one tier, simulated (`cachelab run --policy`).
         case tier(TierMeasurements)
-        /// A client's memory and disk tiers with its app events, simulated (`--client`).
+        /// A client's memory and disk tiers with its app events, simulated (`--client`,
+        /// `--memory-policy` / `--disk-policy`, each of `tune`'s candidates).
         case client(ClientMeasurements)
         /// A client replayed through the real pipeline against a server (`--mode live`).
         case live(ClientMeasurements, LiveMeasurements)

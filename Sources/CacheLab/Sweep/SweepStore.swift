@@ -29,7 +29,8 @@ public struct SweepStore: Sendable {
     /// Makes the folder if needed and writes `manifest` there, or checks that the one already
     /// there is the same sweep's.
     ///
-    /// - Throws: `SweepStoreError.otherSweep` when the folder holds another sweep's cells.
+    /// - Throws: `SweepStoreError.otherSweep` when the folder holds another sweep's cells,
+    ///   `.otherFormat` when another version of cachelab wrote it.
     public func prepare(for manifest: SweepManifest) throws(SweepStoreError) {
         try makeDirectory()
         let path = "\(directory)/\(Self.manifestName)"
@@ -82,7 +83,8 @@ public struct SweepStore: Sendable {
     ///
     /// - Throws: `SweepStoreError.incomplete` naming the missing cells; `.otherSweep` when the
     ///   folders' manifests differ; `.strayCells` when a folder holds cells of no cell of the
-    ///   sweep (another sweep's, another format's); `.damagedCell` for a cell cut short.
+    ///   sweep (another sweep's, another format's); `.otherFormat` for a folder another version
+    ///   of cachelab wrote; `.damagedCell` for a cell cut short.
     public static func gather(_ directories: [String]) throws(SweepStoreError) -> (SweepManifest, [SweepOutput]) {
         precondition(!directories.isEmpty, "gather needs a folder")
         let stores = directories.map(SweepStore.init)
@@ -147,14 +149,20 @@ public struct SweepStore: Sendable {
     private func readManifest(_ path: String) throws(SweepStoreError) -> SweepManifest? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let data = try Self.contents(path)
+        let manifest: SweepManifest
         do {
-            return try JSONDecoder().decode(SweepManifest.self, from: data)
+            manifest = try JSONDecoder().decode(SweepManifest.self, from: data)
         } catch {
             if let version = Self.formatVersion(data), version != SweepManifest.formatVersion {
                 throw .otherFormat(path: path, version: version)
             }
             throw .damagedManifest(path: path, reason: Self.describe(error, bytes: data.count))
         }
+        // A folder an older cachelab wrote: its cells would not decode as this version's results.
+        guard manifest.format == SweepManifest.formatVersion else {
+            throw .otherFormat(path: path, version: manifest.format)
+        }
+        return manifest
     }
 
     private static func readCell(

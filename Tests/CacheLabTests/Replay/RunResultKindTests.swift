@@ -1,6 +1,7 @@
 import CacheEngine
 import CacheLab
 import ClientModel
+import Foundation
 import Testing
 
 @Suite("A run's result says what kind of run it came from")
@@ -54,5 +55,26 @@ struct RunResultKindTests {
         tier.updateLive { $0.failures = 3 }
         tier.updateClient { $0.favouriteEvents = 2 }
         #expect(tier == before)
+    }
+
+    @Test func everyKindReadsBackFromJSONAsItWasWritten() throws {
+        // A sweep's cell files hold results as JSON: each kind, with and without its optional parts
+        var live = Replay.simulate(Self.trace, client: Self.client, outcomes: true)
+        live.updateLive { live in
+            live.failures = 1
+            live.serverRequests = 5
+        }
+        let results = [
+            Replay.simulate(Self.trace, RunConfiguration(policy: .lru, capacity: 2_000)),
+            Replay.simulate(Self.trace, RunConfiguration(policy: .lru, capacity: 2_000), latency: false),
+            Replay.simulate(Self.trace, client: Self.client),
+            Replay.simulate(Self.trace, client: Self.client, outcomes: true),
+            live,
+        ]
+        for result in results {
+            let decoded = try JSONDecoder().decode(RunResult.self, from: JSONEncoder().encode(result))
+            #expect(decoded == result)
+            #expect(decoded.mode == result.mode && decoded.outcomes == result.outcomes)
+        }
     }
 }

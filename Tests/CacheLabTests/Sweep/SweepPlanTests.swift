@@ -306,6 +306,34 @@ struct SweepPlanTests {
         }
     }
 
+    @Test func aFolderAnOlderCachelabWroteIsRefusedByItsFormat() throws {
+        // Given a whole sweep whose manifest says an older result format (its cells decode as
+        // that version's results, not this one's)
+        let plan = try Self.comparison(points: 2)
+        try TemporaryFolder.with { folder in
+            _ = try Self.shardedAndMerged(plan, shards: 1, into: folder)
+            let path = "\(folder)/\(SweepStore.manifestName)"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let older = text.replacingOccurrences(
+                of: "\"format\":\(SweepManifest.formatVersion)", with: "\"format\":\(SweepManifest.formatVersion - 1)")
+            #expect(older != text)
+            try older.write(toFile: path, atomically: true, encoding: .utf8)
+            // Then neither a merge nor another task reads it: both name the manifest and its version
+            for attempt in ["merge", "task"] {
+                do {
+                    if attempt == "merge" {
+                        _ = try SweepStore.gather([folder])
+                    } else {
+                        try SweepStore(directory: folder).prepare(for: plan.manifest)
+                    }
+                    Issue.record("a \(attempt) read a folder of an older format")
+                } catch let SweepStoreError.otherFormat(found, version) {
+                    #expect(found == path && version == SweepManifest.formatVersion - 1)
+                }
+            }
+        }
+    }
+
     @Test func aCellIsNamedByItsTraceAndKeyNotByWhereTheTraceLies() throws {
         // The same trace at two paths (two nodes' mounts) is the same trace
         try TemporaryFolder.with { folder in
