@@ -287,16 +287,21 @@ struct SweepPlanTests {
         }
     }
 
+    /// Rewrites the `format` field of the sweep file at `path` (a manifest or a cell) to `version`.
+    static func rewriteFormat(of path: String, to version: Int) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let rewritten = text.replacingOccurrences(
+            of: "\"format\":\(SweepManifest.formatVersion)", with: "\"format\":\(version)")
+        #expect(rewritten != text, "no format field in \(path)")
+        try rewritten.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     @Test func cellsOfAnotherResultFormatAreRefused() throws {
         let plan = try Self.comparison(points: 2)
         try TemporaryFolder.with { folder in
             _ = try Self.shardedAndMerged(plan, shards: 1, into: folder)
             let path = "\(folder)/\(plan.manifest.fileName(0))"
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            try text.replacingOccurrences(
-                of: "\"format\":\(SweepManifest.formatVersion)", with: "\"format\":99"
-            ).write(
-                toFile: path, atomically: true, encoding: .utf8)
+            try Self.rewriteFormat(of: path, to: 99)
             do {
                 _ = try SweepStore.gather([folder])
                 Issue.record("a cell of another format was merged")
@@ -313,11 +318,7 @@ struct SweepPlanTests {
         try TemporaryFolder.with { folder in
             _ = try Self.shardedAndMerged(plan, shards: 1, into: folder)
             let path = "\(folder)/\(SweepStore.manifestName)"
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            let older = text.replacingOccurrences(
-                of: "\"format\":\(SweepManifest.formatVersion)", with: "\"format\":\(SweepManifest.formatVersion - 1)")
-            #expect(older != text)
-            try older.write(toFile: path, atomically: true, encoding: .utf8)
+            try Self.rewriteFormat(of: path, to: SweepManifest.formatVersion - 1)
             // Then neither a merge nor another task reads it: both name the manifest and its version
             for attempt in ["merge", "task"] {
                 do {
