@@ -376,11 +376,13 @@ final class LiveDriver {
         for (position, outcome) in outcomes.enumerated() { tally.record(outcome, size: trace.sizes[position]) }
         tally.apply(to: &run, bytesDownloaded: counters.stats.bytesDownloaded)
         var total = LatencyHistogram()
+        var bySource: [RequestOutcome: LatencySummary] = [:]
+        for (source, histogram) in latencies {
+            bySource[source] = histogram.summary()
+            total.add(histogram)
+        }
         run.updateLive { live in
-            for (source, histogram) in latencies {
-                live.latencyBySource[source] = histogram.summary()
-                total.add(histogram)
-            }
+            live.latencyBySource = bySource
             live.failures = tally.failures
         }
         run.evictions = counters.evictions
